@@ -1,0 +1,46 @@
+"""The ``kipp`` command: a group of subcommands, each in a module of its own.
+
+Subcommands are imported lazily so that ``kipp --help`` stays fast and a subcommand's
+heavy imports (pymunk, pygame, scipy) load only when it runs. User mistakes exit with
+code 2 and one clear line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+# name -> (module, attribute, one-line help shown in `kipp --help`)
+_SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
+    "game": ("kipp.cli_game", "game", "Play a whole game headless with bots; print a transcript."),
+    "replay": ("kipp.cli_game", "replay", "Re-play a recorded JSON game; --check verifies it."),
+    "params": ("kipp.cli_params", "params", "Print the default parameter file (TOML) to copy and edit."),
+}
+
+
+class _LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_SUBCOMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in _SUBCOMMANDS:
+            return None
+        module, attribute, _ = _SUBCOMMANDS[name]
+        return getattr(importlib.import_module(module), attribute)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, _SUBCOMMANDS[name][2]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="kipp-kipp-ahoi")
+def main() -> None:
+    """Kipp, Kipp, Ahoi! -- stack barrels on a tilting ship, on screen and in the lab.
+
+    Physics (a 2D pymunk model of the ship, its three sailor screws and the barrel
+    tower) decides every crash. Parameters come from sim/default_params.toml,
+    overridable with --params FILE on every subcommand that uses them.
+    """

@@ -1,0 +1,124 @@
+"""``kipp game`` (a whole game headless, bots only) and ``kipp replay`` (check a recording).
+
+The physics referee is imported inside the commands, so ``kipp --help`` stays light.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from kipp.bots import Bot
+from kipp.cli_options import UserError, params_option, seed_option
+from kipp.config import GameConfig
+from kipp.play import play_game
+from kipp.replay import ReplayMismatch, params_fingerprint, replay as replay_events
+from kipp.transcript import Narrator, TranscriptError, json_line, parse_json_lines, with_header
+from sim.params import Params, load_params
+
+REFEREES = ("physics",)
+"""Referees ``--referee`` accepts (fast and hybrid come with their issue)."""
+
+
+def _make_referee(name: str, params: Params):
+    """The referee called ``name`` (tests replace this function to avoid physics)."""
+    if name not in REFEREES:
+        raise UserError(f"--referee: unknown referee {name!r}; expected one of {', '.join(REFEREES)}")
+    try:
+        from sim.physics_referee import PhysicsReferee
+    except ImportError as error:
+        raise UserError(f"the physics referee is not available ({error})") from None
+    return PhysicsReferee(params)
+
+
+def parse_players(text: str) -> tuple[str, ...]:
+    """``--players``: a number N (names Bot 1 .. Bot N) or comma-separated names."""
+    text = text.strip()
+    if text.isdigit():
+        names = tuple(f"Bot {i}" for i in range(1, int(text) + 1))
+    else:
+        names = tuple(name.strip() for name in text.split(","))
+        if not text or any(not name for name in names):
+            raise UserError(f"--players: expected a number or comma-separated names, got {text!r}")
+    if not 1 <= len(names) <= 4:
+        raise UserError(f"--players: a game has 1 to 4 players (1 for practice), got {len(names)}")
+    return names
+
+
+@click.command()
+@click.option("--players", default="2", show_default=True, metavar="N|NAMES",
+              help='Number of bots, or their names: "Ann,Ben,bot" (1-4).')
+@seed_option
+@click.option("--barrels", default="12", show_default=True, metavar="12|9",
+              help="Barrels per round (9: the younger sailors' variant).")
+@click.option("--half-turn", is_flag=True, help="Sailors turn half a revolution (younger sailors).")
+@click.option("--sea-dogs", is_flag=True, help="Old Sea Dogs: passing allowed, a crash costs 2 chips.")
+@params_option
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per line (the replay format).")
+@click.option("--referee", "referee_name", default="physics", show_default=True,
+              help="Who decides crashes: physics.")
+def game(players: str, seed: int, barrels: str, half_turn: bool, sea_dogs: bool,
+         params: Params | None, as_json: bool, referee_name: str) -> None:
+    """Play a whole game headless with bots and print its transcript.
+
+    Every player is a bot (1.5 mm placement error, levels the deck on a wild roll,
+    passes cautiously in Old Sea Dogs). The same seed and options give the same
+    transcript; save the --json output to check it later with `kipp replay FILE --check`.
+    """
+    names = parse_players(players)
+    if barrels not in ("12", "9"):
+        raise UserError(f"--barrels: expected 12 or 9, got {barrels!r}")
+    params = params if params is not None else load_params()
+    config = GameConfig(players=names, barrels=int(barrels), half_turn=half_turn, sea_dogs=sea_dogs)
+    referee = _make_referee(referee_name, params)
+    bots = [Bot(name, params=params, passing="cautious" if sea_dogs else "never") for name in names]
+    header = {"seed": seed, "params": params_fingerprint(params), "referee": referee_name}
+    shown = 0
+    narrator = Narrator(list(names))
+
+    def show(state, action) -> None:
+        nonlocal shown
+        events = list(with_header(state.events()[shown:], **header))
+        shown += len(events)
+        lines = (json_line(e) for e in events) if as_json else narrator.lines(events)
+        for line in lines:
+            click.echo(line)
+
+    try:
+        play_game(config, referee, bots, seed, params=params, observer=show)
+    except ValueError as error:  # a referee refusing an impossible situation, e.g. NaN physics
+        raise UserError(f"the game stopped: {error}") from None
+
+
+@click.command()
+@click.argument("file", metavar="FILE")
+@click.option("--check", is_flag=True, help="Re-run the game headless and fail if any outcome differs.")
+@params_option
+def replay(file: str, check: bool, params: Params | None) -> None:
+    """Replay a game recorded with `kipp game --json`.
+
+    With --check, re-play it headless from its recorded actions (shuffles, rolls,
+    placements, chosen sailors, passes) with the physics referee, and exit with an
+    error naming the first line whose outcome differs. Use the --params the game was
+    recorded with.
+    """
+    try:
+        text = Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UserError(f"{file}: cannot read ({getattr(error, 'strerror', None) or error})") from None
+    try:
+        events = parse_json_lines(text, file)
+    except TranscriptError as error:
+        raise UserError(str(error)) from None
+    if not check:
+        raise UserError("the visual replay comes with the viewer; use --check to verify a recording headless")
+    params = params if params is not None else load_params()
+    referee = _make_referee(str(events[0].get("referee", "physics")), params)
+    try:
+        state = replay_events(events, referee, params)
+    except ReplayMismatch as error:
+        raise UserError(f"{file}: replay differs at {error}") from None
+    except TranscriptError as error:
+        raise UserError(f"{file}: {error}") from None
+    click.echo(f"{file}: replay matches ({len(events)} events; final chips {state.chips}).")

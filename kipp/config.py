@@ -1,0 +1,93 @@
+"""A game's set-up: players, variants, die faces and chips (DESIGN.md section 4).
+
+>>> config = GameConfig(players=("Ann", "Ben"), barrels=9, sea_dogs=True)
+>>> config.barrel_set()
+('large', 'large', 'large', 'medium', 'medium', 'medium', 'small', 'small', 'small')
+>>> config.variant()
+{'barrels': 9, 'half_turn': False, 'sea_dogs': True}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kipp.actions import WILD
+from sim.params import SCREWS
+
+DEFAULT_FACES = ("red", "red", "yellow", "yellow", "blue", WILD)
+"""The colour die: two red, two yellow, one blue, one wild face."""
+
+DEFAULT_SIZES = ("large", "medium", "small")
+"""Barrel sizes of the catalogue (sim/default_params.toml)."""
+
+BARREL_COUNTS = (12, 9)
+"""The full game, and the younger sailors' nine-barrel variant (3 of each size)."""
+
+ROUNDS = 3
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Everything fixed before the first roll.
+
+    ``players`` are names in seating order, clockwise; the first starts round 1 (the
+    rulebook's youngest player). 1 player is allowed for practice, 2-4 for a game.
+    ``barrels`` is 12, or 9 for the younger sailors (equal numbers of each size).
+    ``half_turn``: sailors turn half a revolution instead of a full one. ``sea_dogs``: the
+    Old Sea Dogs variant (passing; a crash costs 2 chips). ``faces``: the die's faces, each
+    equally likely. ``total_chips`` in the game, ``start_chips`` to each player.
+    """
+
+    players: tuple[str, ...] = ("Player 1", "Player 2")
+    barrels: int = 12
+    half_turn: bool = False
+    sea_dogs: bool = False
+    faces: tuple[str, ...] = DEFAULT_FACES
+    sizes: tuple[str, ...] = DEFAULT_SIZES
+    total_chips: int = 25
+    start_chips: int = 3
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(self.players))
+        object.__setattr__(self, "faces", tuple(self.faces))
+        object.__setattr__(self, "sizes", tuple(self.sizes))
+        if not 1 <= len(self.players) <= 4:
+            raise ValueError(f"a game has 1 to 4 players (1 for practice), got {len(self.players)}")
+        for name in self.players:
+            if not isinstance(name, str) or not name.strip():
+                raise ValueError(f"player names must be non-empty, got {self.players!r}")
+        if self.barrels not in BARREL_COUNTS:
+            raise ValueError(f"barrels must be 12 or 9 (younger sailors), got {self.barrels!r}")
+        if not self.sizes or self.barrels % len(self.sizes):
+            raise ValueError(f"{self.barrels} barrels cannot be split evenly over sizes {self.sizes!r}")
+        if not self.faces:
+            raise ValueError("the die needs at least one face")
+        for face in self.faces:
+            if face not in SCREWS and face != WILD:
+                raise ValueError(f"unknown die face {face!r}; expected red, yellow, blue or {WILD}")
+        if self.start_chips < 0 or self.start_chips * len(self.players) > self.total_chips:
+            raise ValueError(f"cannot give {self.start_chips} chips to each of {len(self.players)} "
+                             f"players from {self.total_chips}")
+
+    @property
+    def n_players(self) -> int:
+        return len(self.players)
+
+    @property
+    def fraction(self) -> float:
+        """Revolutions per sailor turn: 1.0, or 0.5 in the half-turn variant."""
+        return 0.5 if self.half_turn else 1.0
+
+    @property
+    def crash_penalty(self) -> int:
+        """Chips a crash costs: 1, or 2 for Old Sea Dogs."""
+        return 2 if self.sea_dogs else 1
+
+    def barrel_set(self) -> tuple[str, ...]:
+        """The round's barrels as sizes in catalogue order (shuffled into a line each round)."""
+        each = self.barrels // len(self.sizes)
+        return tuple(size for size in self.sizes for _ in range(each))
+
+    def variant(self) -> dict:
+        """The variant switches as a JSON-ready dict (the transcript's ``variant``)."""
+        return {"barrels": self.barrels, "half_turn": self.half_turn, "sea_dogs": self.sea_dogs}

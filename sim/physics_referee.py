@@ -1,0 +1,191 @@
+"""The physics referee: pymunk decides whether the tower stands.
+
+A decision runs in up to two phases, each in a fresh :class:`~sim.world.TowerWorld`
+built from the tower state (so a decision depends only on its inputs and is
+bit-identical across processes):
+
+1. ``place``: in the current slice, the barrel is released from rest 1 mm above the top
+   of the tower and the world runs until the tower is at rest, a fall is detected, or
+   ``settle.max_time_s`` has passed.
+2. ``turn``: in the slice along the deck's downhill direction after the turn (the
+   previous slice if the deck ends level), the deck's slope in that plane moves from
+   its old to its new value along the turn profile; then the tower settles as above.
+
+A fall ends the decision at once (the decision is then certain); otherwise the tower
+stands. Falls and rest are checked once per 60 Hz frame (8 steps by default).
+
+>>> from sim.tower import Placement, Turn
+>>> referee = PhysicsReferee()
+>>> tower = referee.new_tower()
+>>> decision = referee.decide(tower, Placement("large", 0.0, 0.0), Turn("red", 1.0))
+>>> decision.crashed, len(decision.tower.barrels), decision.tower.turns
+(False, 1, (1.0, 0.0, 0.0))
+"""
+
+from __future__ import annotations
+
+import math
+
+from sim.geometry import deck_gradient, downhill_direction, slope_along
+from sim.params import Params, load_params
+from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
+from sim.turn_profile import turn_duration_s
+from sim.world import TowerWorld
+
+FRAME_HZ = 60
+"""Falls and rest are checked once per frame of this rate."""
+
+
+def build_world(params: Params, tower: TowerState, slice_direction_rad: float,
+                deck_slope: float | None = None) -> TowerWorld:
+    """A world holding ``tower`` in the slice along ``slice_direction_rad`` (radians from the bow).
+
+    The deck's slope is that of the tower's turn counts along the slice unless
+    ``deck_slope`` is given. A barrel's in-slice tilt is projected onto the new slice.
+    """
+    if deck_slope is None:
+        deck_slope = slope_along(deck_gradient(params.ship, tower.turns_by_sailor()), slice_direction_rad)
+    world = TowerWorld(params, deck_slope)
+    cos_d, sin_d = math.cos(slice_direction_rad), math.sin(slice_direction_rad)
+    tilt_scale = math.cos(slice_direction_rad - tower.slice_direction_rad)
+    for barrel in tower.barrels:
+        along = barrel.x_m * cos_d + barrel.y_m * sin_d
+        across = -barrel.x_m * sin_d + barrel.y_m * cos_d
+        world.add_barrel(params.barrel(barrel.size), along, barrel.z_m, barrel.tilt_rad * tilt_scale, across)
+    return world
+
+
+def tower_from_world(world: TowerWorld, turns: tuple[float, float, float],
+                     slice_direction_rad: float) -> TowerState:
+    """Read the barrels' poses back into a deck-frame :class:`TowerState`."""
+    cos_d, sin_d = math.cos(slice_direction_rad), math.sin(slice_direction_rad)
+    barrels = []
+    for barrel, (along, z, tilt), across in zip(world.barrels, world.poses(), world.cross_offsets_m()):
+        barrels.append(BarrelPose(barrel.spec.name, along * cos_d - across * sin_d,
+                                  along * sin_d + across * cos_d, z, tilt))
+    return TowerState(turns=turns, slice_direction_rad=slice_direction_rad, barrels=tuple(barrels))
+
+
+class DecisionRun:
+    """One decision in progress, advanced frame by frame (the viewer draws ``world``).
+
+    :meth:`advance_frame` returns ``None`` while undecided, then the :class:`Decision`.
+    """
+
+    def __init__(self, params: Params, tower: TowerState, placement: Placement | None,
+                 turn: Turn | None) -> None:
+        self.params = params
+        self.steps_per_frame = max(1, round(params.solver.steps_per_second / FRAME_HZ))
+        self._tower = tower
+        self._turn = turn
+        self._simulated_s = 0.0
+        self.decision: Decision | None = None
+        if placement is not None:
+            self._start_place(placement)
+        elif turn is not None:
+            self._start_turn()
+        else:
+            self.decision = Decision(crashed=False, tower=tower, reason="nothing to do")
+
+    # --- phases -------------------------------------------------------------------
+
+    def _start_place(self, placement: Placement) -> None:
+        spec = self.params.barrel(placement.size)
+        self.phase = "place"
+        self.world = build_world(self.params, self._tower, self._tower.slice_direction_rad)
+        x, y = placement.x_m, placement.y_m
+        if not self._tower.barrels:  # the first barrel goes into the round recess
+            x, y = _clamp_radius(x, y, max(0.0, self.params.ship.recess_diameter_m - spec.end_diameter_m) / 2)
+        direction = self._tower.slice_direction_rad
+        along = x * math.cos(direction) + y * math.sin(direction)
+        across = -x * math.sin(direction) + y * math.cos(direction)
+        self.world.drop_barrel(spec, along, across)
+        self._slice = direction
+        self._deadline_s = self.params.settle.max_time_s
+        self._still_frames = 0
+
+    def _start_turn(self) -> None:
+        turn = self._turn
+        ship = self.params.ship
+        before = deck_gradient(ship, self._tower.turns_by_sailor())
+        after_tower = self._tower.with_turn(turn.sailor, turn.revolutions)
+        after = deck_gradient(ship, after_tower.turns_by_sailor())
+        direction = downhill_direction(after)
+        if direction is None:
+            direction = self._tower.slice_direction_rad
+        self.phase = "turn"
+        self._tower = after_tower
+        self.world = build_world(self.params, self._tower, direction, slope_along(before, direction))
+        duration = turn_duration_s(turn.revolutions, self.params.turn.rate_rev_per_s)
+        self.world.start_deck_motion(slope_along(after, direction), duration, self.params.turn.profile)
+        self._slice = direction
+        self._deadline_s = duration + self.params.settle.max_time_s
+        self._still_frames = 0
+
+    # --- stepping -----------------------------------------------------------------
+
+    def advance_frame(self) -> Decision | None:
+        """Run one frame of physics; return the decision once it is made."""
+        if self.decision is not None:
+            return self.decision
+        world = self.world
+        for _ in range(self.steps_per_frame):
+            world.step()
+        world.check_sane()
+        fall = world.find_fall()
+        if fall is not None:
+            return self._finish(crashed=True, reason=fall.reason)
+        settle = self.params.settle
+        self._still_frames = self._still_frames + 1 if world.is_still() else 0
+        settled = self._still_frames * self.steps_per_frame * world.dt_s >= settle.window_s - 1e-12
+        if settled or world.time_s >= self._deadline_s - 1e-12:
+            reason = "at rest" if settled else f"still moving after {world.time_s:.2f} s (decided on the poses)"
+            if self.phase == "place" and self._turn is not None:
+                self._simulated_s += world.time_s
+                self._tower = tower_from_world(world, self._tower.turns, self._slice)
+                self._start_turn()
+                return None
+            return self._finish(crashed=False, reason=reason)
+        return None
+
+    def _finish(self, *, crashed: bool, reason: str) -> Decision:
+        self._simulated_s += self.world.time_s
+        tower = tower_from_world(self.world, self._tower.turns, self._slice)
+        self.decision = Decision(crashed=crashed, tower=tower, phase=self.phase if crashed else None,
+                                 reason=reason, simulated_s=self._simulated_s)
+        return self.decision
+
+
+def _clamp_radius(x: float, y: float, limit: float) -> tuple[float, float]:
+    radius = math.hypot(x, y)
+    if radius <= limit:
+        return x, y
+    return x * limit / radius, y * limit / radius
+
+
+class PhysicsReferee:
+    """The ground-truth referee: every decision simulated with pymunk.
+
+    Implements :class:`sim.tower.Referee`. ``params`` defaults to the shipped set.
+    """
+
+    name = "physics"
+
+    def __init__(self, params: Params | None = None) -> None:
+        self.params = params if params is not None else load_params()
+
+    def new_tower(self) -> TowerState:
+        """An empty deck with all sailors level."""
+        return TowerState()
+
+    def start(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> DecisionRun:
+        """Begin a decision to be advanced frame by frame (for the viewer)."""
+        return DecisionRun(self.params, tower, placement, turn)
+
+    def decide(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> Decision:
+        """Place (if any), settle, turn (if any), settle: stands or crashed, and the new tower."""
+        run = self.start(tower, placement, turn)
+        decision = run.decision
+        while decision is None:
+            decision = run.advance_frame()
+        return decision

@@ -1,0 +1,33 @@
+"""How a sailor turns in time: the velocity profile of one screw turn.
+
+A turn of ``revolutions`` at ``rate_rev_per_s`` lasts ``|revolutions| / rate`` seconds.
+The deck's slope follows the screw linearly, so the profile fixes the deck's motion:
+
+- ``smooth`` (default): velocity ``(1 - cos(2 pi tau))`` times the mean velocity, with
+  tau = t / duration in [0, 1]; it starts and stops with zero velocity and zero
+  acceleration jumps in position, like a hand turning a screw.
+- ``constant``: constant velocity with an abrupt start and stop.
+
+The motion matters: a 12-box stack tilted in one 1 s turn topples at a smaller final
+angle than one tilted quasi-statically (DESIGN.md 3; measured in ``tests/sim`` and
+reported in the physics core's issue note).
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def profile_progress(tau: float, profile: str = "smooth") -> float:
+    """Fraction (0..1) of the turn done at normalised time ``tau`` in [0, 1]."""
+    tau = min(max(tau, 0.0), 1.0)
+    if profile == "smooth":
+        return tau - math.sin(2 * math.pi * tau) / (2 * math.pi)
+    if profile == "constant":
+        return tau
+    raise ValueError(f"unknown turn profile {profile!r}; expected smooth or constant")
+
+
+def turn_duration_s(revolutions: float, rate_rev_per_s: float) -> float:
+    """Seconds a turn of ``revolutions`` takes at ``rate_rev_per_s``."""
+    return abs(revolutions) / rate_rev_per_s

@@ -1,0 +1,265 @@
+"""The tower world: a pymunk space holding the deck and the barrels in one 2D slice.
+
+The slice is the vertical plane through the tower spot along a horizontal direction of
+the deck (DESIGN.md 3.2). In it, the world's x axis runs along that direction and y up.
+Positions handed in and out are in the **deck frame of the slice**: ``s_m`` along the deck
+surface from the tower spot, ``z_m`` along the deck normal from the deck's top surface,
+``tilt_rad`` relative to the deck (metres and radians).
+
+Inside, pymunk runs in centimetres and grams (g = 981 cm/s^2): pymunk's collision slop
+and sleeping thresholds are absolute lengths, and in SI the default slop is larger than
+a barrel (DESIGN.md 3). Conversion happens only in this module.
+
+The deck is a kinematic body driven by velocity, never by setting its angle: a
+kinematic body moved by position does not carry the bodies resting on it, and one that
+moves keeps them awake. It rotates about the tower spot; the deck's vertical motion at
+the tower spot (a third of the pitch per turn, accelerations below 0.1% of g) is left out.
+
+Chipmunk multiplies the friction of the two shapes in contact, so every shape carries
+sqrt(mu) and every pair gets mu.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pymunk
+
+from sim.barrel_shape import chord_half_width, moment_of_inertia, outline
+from sim.params import BarrelSpec, Params
+from sim.turn_profile import profile_progress
+
+CM_PER_M = 100.0
+G_PER_KG = 1000.0
+MAX_SPEED_M_S = 10.0
+"""Faster than anything falling off this ship could move: a sign the solver blew up."""
+
+
+class PhysicsError(RuntimeError):
+    """The simulation produced NaN or a runaway speed: no decision can be made."""
+
+
+@dataclass
+class _Barrel:
+    spec: BarrelSpec
+    body: pymunk.Body
+    shape: pymunk.Poly
+    cross_offset_m: float
+    top_half_width_m: float
+
+
+@dataclass(frozen=True)
+class Fall:
+    """A barrel that no longer rests on its support (DESIGN.md 3.4)."""
+
+    index: int
+    reason: str
+
+
+class TowerWorld:
+    """Deck and barrels in one slice; advance with :meth:`step`, inspect with :meth:`find_fall`.
+
+    ``deck_slope`` is the deck's slope dz/ds along the slice (dimensionless); the deck
+    starts at rest at that slope.
+    """
+
+    def __init__(self, params: Params, deck_slope: float = 0.0) -> None:
+        self.params = params
+        self.dt_s = params.solver.dt_s
+        self.time_s = 0.0
+        self.space = pymunk.Space()
+        self.space.iterations = params.solver.iterations
+        self.space.gravity = (0.0, -params.solver.gravity_m_s2 * CM_PER_M)
+        self.space.collision_slop = params.solver.collision_slop_m * CM_PER_M
+        self._friction = math.sqrt(params.mu)
+        self.deck = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
+        self.deck.angle = math.atan(deck_slope)
+        self.space.add(self.deck, *self._deck_shapes())
+        self.barrels: list[_Barrel] = []
+        self._motion: tuple[float, float, float, float, str] | None = None  # start s, from, to rad, duration s, profile
+
+    # --- construction -------------------------------------------------------------
+
+    def _deck_shapes(self) -> list[pymunk.Poly]:
+        ship = self.params.ship
+        half, thick = ship.deck_half_length_m * CM_PER_M, ship.deck_thickness_m * CM_PER_M
+        depth, radius = ship.recess_depth_m * CM_PER_M, ship.recess_diameter_m * CM_PER_M / 2
+        boxes = [(-half, -thick, half, -depth)]
+        if depth > 0:  # the round recess at the tower spot: raised deck either side of it
+            boxes += [(-half, -depth, -radius, 0.0), (radius, -depth, half, 0.0)]
+        shapes = []
+        for x0, y0, x1, y1 in boxes:
+            shape = pymunk.Poly(self.deck, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+            shape.friction = self._friction
+            shapes.append(shape)
+        return shapes
+
+    def floor_height_m(self, s_m: float) -> float:
+        """Height (m, deck frame) of the surface a bottom barrel stands on at ``s_m``."""
+        ship = self.params.ship
+        return -ship.recess_depth_m if abs(s_m) <= ship.recess_diameter_m / 2 else 0.0
+
+    def add_barrel(self, spec: BarrelSpec, s_m: float, z_m: float, tilt_rad: float = 0.0,
+                   cross_offset_m: float = 0.0) -> None:
+        """Put a barrel on top of the tower at rest at the given deck-frame pose.
+
+        ``cross_offset_m`` is the barrel centre's offset across the slice; the faces it
+        shares with its neighbours are narrowed to the chord that offset leaves.
+        """
+        below = self.barrels[-1] if self.barrels else None
+        bottom_half = None
+        if below is not None:
+            relative = cross_offset_m - below.cross_offset_m
+            bottom_half = chord_half_width(spec.end_diameter_m / 2, relative)
+            below.top_half_width_m = chord_half_width(below.spec.end_diameter_m / 2, relative)
+            self._reshape(below)
+        body = pymunk.Body(spec.mass_kg * G_PER_KG, moment_of_inertia(spec) * G_PER_KG * CM_PER_M ** 2)
+        body.position = self.deck.local_to_world((s_m * CM_PER_M, z_m * CM_PER_M))
+        body.angle = self.deck.angle + tilt_rad
+        barrel = _Barrel(spec, body, None, cross_offset_m, spec.end_diameter_m / 2)  # type: ignore[arg-type]
+        barrel.shape = self._make_shape(body, spec, bottom_half, None)
+        self.space.add(body, barrel.shape)
+        self.barrels.append(barrel)
+
+    def drop_barrel(self, spec: BarrelSpec, s_m: float, cross_offset_m: float = 0.0) -> None:
+        """Release a barrel from rest, aligned with the top face it falls on, the drop
+        height above the top of the tower, with its centre at ``s_m`` along the deck."""
+        drop = self.params.settle.drop_height_m
+        if self.barrels:
+            top = self.barrels[-1]
+            half_h = top.spec.height_m / 2
+            face = top.body.local_to_world((0.0, half_h * CM_PER_M))
+            _, face_z = self.deck.world_to_local(face)
+            tilt = top.body.angle - self.deck.angle
+            base_z = face_z / CM_PER_M
+        else:
+            tilt, base_z = 0.0, self.floor_height_m(s_m)
+        self.add_barrel(spec, s_m, base_z + drop + spec.height_m / 2, tilt, cross_offset_m)
+
+    def _make_shape(self, body: pymunk.Body, spec: BarrelSpec, bottom_half: float | None,
+                    top_half: float | None) -> pymunk.Poly:
+        points = outline(spec, bottom_half_width_m=bottom_half, top_half_width_m=top_half)
+        shape = pymunk.Poly(body, [(x * CM_PER_M, y * CM_PER_M) for x, y in points])
+        shape.friction = self._friction
+        return shape
+
+    def _reshape(self, barrel: _Barrel) -> None:
+        index = self.barrels.index(barrel)
+        below = self.barrels[index - 1] if index > 0 else None
+        bottom_half = None
+        if below is not None:
+            bottom_half = chord_half_width(barrel.spec.end_diameter_m / 2,
+                                           barrel.cross_offset_m - below.cross_offset_m)
+        self.space.remove(barrel.shape)
+        barrel.shape = self._make_shape(barrel.body, barrel.spec, bottom_half, barrel.top_half_width_m)
+        self.space.add(barrel.shape)
+
+    # --- the deck's motion --------------------------------------------------------
+
+    def start_deck_motion(self, to_slope: float, duration_s: float, profile: str) -> None:
+        """Tilt the deck from its current slope to ``to_slope`` over ``duration_s`` seconds
+        along the turn ``profile`` (see :mod:`sim.turn_profile`)."""
+        self._motion = (self.time_s, self.deck.angle, math.atan(to_slope), duration_s, profile)
+
+    @property
+    def deck_moving(self) -> bool:
+        return self._motion is not None
+
+    def _drive_deck(self) -> None:
+        start, from_angle, to_angle, duration, profile = self._motion
+        t_next = self.time_s + self.dt_s - start
+        if t_next >= duration - 1e-12:
+            target = to_angle
+            self._motion = None
+        else:
+            target = from_angle + (to_angle - from_angle) * profile_progress(t_next / duration, profile)
+        # velocity that lands the deck exactly on the profile at the end of this step
+        self.deck.angular_velocity = (target - self.deck.angle) / self.dt_s
+
+    # --- stepping and inspection --------------------------------------------------
+
+    def step(self) -> None:
+        """Advance one fixed physics step (``params.solver.dt_s`` seconds)."""
+        if self._motion is not None:
+            self._drive_deck()
+        self.space.step(self.dt_s)
+        self.time_s += self.dt_s
+        if self._motion is None and self.deck.angular_velocity != 0.0:
+            self.deck.angular_velocity = 0.0
+
+    def check_sane(self) -> None:
+        """Raise :class:`PhysicsError` on NaN or a runaway speed."""
+        limit = MAX_SPEED_M_S * CM_PER_M
+        for index, barrel in enumerate(self.barrels):
+            vx, vy = barrel.body.velocity
+            speed = math.hypot(vx, vy)
+            if not math.isfinite(speed) or not math.isfinite(barrel.body.angle) or speed > limit:
+                raise PhysicsError(f"barrel {index} ({barrel.spec.name}) reached speed {speed / CM_PER_M:.3g} m/s "
+                                   f"at t = {self.time_s:.3f} s: the solver diverged")
+
+    def find_fall(self) -> Fall | None:
+        """The lowest barrel that no longer rests on its support, or ``None``.
+
+        Fallen means (DESIGN.md 3.4): turned more than ``crash.max_relative_tilt_rad``
+        against its support, its bottom-face centre lifted more than ``crash.max_lift_m``
+        off the support's top face or beyond that face's edge, or off the deck.
+        """
+        crash = self.params.crash
+        support_body = self.deck
+        support: _Barrel | None = None
+        for index, barrel in enumerate(self.barrels):
+            relative = _wrap(barrel.body.angle - support_body.angle)
+            if abs(relative) > crash.max_relative_tilt_rad:
+                return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) turned "
+                                   f"{math.degrees(relative):+.1f} deg against its support")
+            bottom = barrel.body.local_to_world((0.0, -barrel.spec.height_m / 2 * CM_PER_M))
+            x, y = support_body.world_to_local(bottom)
+            x, y = x / CM_PER_M, y / CM_PER_M
+            if support is None:
+                edge, face = self.params.ship.deck_half_length_m, self.floor_height_m(x)
+                where = "the deck"
+            else:
+                edge, face = support.top_half_width_m, support.spec.height_m / 2
+                where = f"barrel {index}"
+            if abs(x) > edge:
+                return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) slid off {where}")
+            if y - face > crash.max_lift_m:
+                return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) lifted "
+                                   f"{(y - face) * 1000:.1f} mm off {where}")
+            support_body, support = barrel.body, barrel
+        return None
+
+    def is_still(self) -> bool:
+        """Every barrel slower than the settle thresholds (and the deck not moving)."""
+        if self._motion is not None:
+            return False
+        settle = self.params.settle
+        speed_limit = settle.speed_threshold_m_s * CM_PER_M
+        spin_limit = settle.angular_speed_threshold_rad_s
+        for barrel in self.barrels:
+            vx, vy = barrel.body.velocity
+            if math.hypot(vx, vy) > speed_limit or abs(barrel.body.angular_velocity) > spin_limit:
+                return False
+        return True
+
+    def poses(self) -> list[tuple[float, float, float]]:
+        """Deck-frame pose (s_m, z_m, tilt_rad) of each barrel, bottom first."""
+        result = []
+        for barrel in self.barrels:
+            s, z = self.deck.world_to_local(barrel.body.position)
+            result.append((s / CM_PER_M, z / CM_PER_M, _wrap(barrel.body.angle - self.deck.angle)))
+        return result
+
+    def cross_offsets_m(self) -> list[float]:
+        """Offset across the slice of each barrel's centre, metres."""
+        return [barrel.cross_offset_m for barrel in self.barrels]
+
+    def world_pose(self, index: int) -> tuple[float, float, float]:
+        """Pose of barrel ``index`` in the slice's world frame (x m, y m up, angle rad)."""
+        body = self.barrels[index].body
+        return body.position.x / CM_PER_M, body.position.y / CM_PER_M, body.angle
+
+
+def _wrap(angle: float) -> float:
+    return (angle + math.pi) % (2 * math.pi) - math.pi

@@ -1,0 +1,42 @@
+"""Quasi-static tilting against closed-form statics (sim.statics has the closed forms).
+
+Tolerances: toppling within 0.25 deg and sliding within 0.1 deg. The measured angles
+are late by the detection lag (0.5 deg of relative turn or 0.1 mm of slip while the deck
+turns at 0.1 deg/s: a few hundredths of a degree) and early by the compliance of the
+soft contacts, which lets a tall stack lean (about 0.15 deg for 12 boxes).
+"""
+
+import math
+
+import pytest
+
+from sim.params import load_params
+from sim.statics import (box_spec, measure_sliding_angle, measure_toppling_angle, sliding_angle,
+                         toppling_angle)
+
+BOX_W, BOX_H = 0.030, 0.035  # a 3 x 3.5 cm box, as measured in DESIGN.md section 3
+
+
+@pytest.mark.parametrize("n", [1, 2, 4, 8, 12])
+def test_toppling_angle_of_n_boxes_matches_tan_w_over_n_h(n):
+    # mu high enough that the boxes topple before they slide (tan = 0.86 for one box)
+    params = load_params(overrides={"friction": {"mu": 1.0}})
+    measured = measure_toppling_angle(params, box_spec(BOX_W, BOX_H), n)
+    expected = toppling_angle(BOX_W, BOX_H, n)
+    assert measured is not None, "the stack never toppled"
+    assert math.degrees(abs(measured - expected)) < 0.25
+
+
+@pytest.mark.parametrize("mu", [0.3, 0.45, 0.7])
+def test_low_wide_box_slides_at_tan_theta_equal_mu(mu):
+    # Each shape carries sqrt(mu): the pair must slide at mu itself, not at mu**2 or mu.
+    params = load_params(overrides={"friction": {"mu": mu}})
+    measured = measure_sliding_angle(params, box_spec(0.060, 0.010))
+    assert measured is not None, "the box never slid"
+    assert math.degrees(abs(measured - sliding_angle(mu))) < 0.1
+
+
+def test_sliding_uses_the_pairs_mu_not_the_product_of_the_shapes():
+    # with the product of unsquared frictions the box would slide at atan(0.45**2) = 11.4 deg
+    measured = measure_sliding_angle(load_params(), box_spec(0.060, 0.010))
+    assert measured is not None and math.degrees(measured) > 20.0

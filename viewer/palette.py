@@ -1,0 +1,85 @@
+"""Colours and fonts of the viewer: one place for the look, so every widget agrees.
+
+Fonts are pygame's bundled default font (the same on every machine, so screenshots are
+reproducible), cached by pixel size; rendered text is cached too, since rendering text is
+the most expensive thing a frame does.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+SKY_TOP = (142, 196, 232)
+SKY_BOTTOM = (214, 236, 247)
+SEA_TOP = (38, 120, 168)
+SEA_BOTTOM = (12, 52, 96)
+FOAM = (226, 242, 250)
+HULL = (112, 66, 36)
+HULL_DARK = (72, 40, 20)
+HULL_STRIPE = (232, 214, 170)
+DECK = (214, 172, 112)
+DECK_DARK = (150, 108, 60)
+PANEL = (246, 240, 226)
+PANEL_EDGE = (196, 178, 140)
+INK = (40, 34, 30)
+INK_SOFT = (110, 100, 90)
+HIGHLIGHT = (255, 214, 64)
+CHIP = (232, 186, 44)
+CHIP_EDGE = (150, 110, 20)
+BUTTON = (60, 110, 160)
+BUTTON_TEXT = (255, 255, 255)
+KABOOM = (200, 40, 30)
+GOOD = (40, 140, 60)
+
+SAILOR_CAPS = {"red": (214, 44, 44), "yellow": (244, 204, 40), "blue": (44, 96, 206)}
+"""Cap colour of each sailor (and of the matching die face)."""
+
+BARREL_COLOURS = {"brown": (150, 94, 48), "orange": (236, 138, 36), "green": (86, 160, 64)}
+"""Fill of a barrel by the catalogue's colour name (sim/default_params.toml)."""
+
+
+def barrel_rgb(colour: str) -> tuple[int, int, int]:
+    """RGB of a catalogue colour name; any CSS/X11 name works, unknown names are grey."""
+    if colour in BARREL_COLOURS:
+        return BARREL_COLOURS[colour]
+    try:
+        c = pygame.Color(colour)
+    except ValueError:
+        return (150, 150, 150)
+    return (c.r, c.g, c.b)
+
+
+def shade(rgb: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
+    """``rgb`` darkened (factor < 1) or lightened toward white (factor > 1)."""
+    if factor <= 1.0:
+        return tuple(max(0, int(c * factor)) for c in rgb)  # type: ignore[return-value]
+    t = min(factor - 1.0, 1.0)
+    return tuple(int(c + (255 - c) * t) for c in rgb)  # type: ignore[return-value]
+
+
+_fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+_texts: dict[tuple, pygame.Surface] = {}
+
+
+def font(size_px: int, bold: bool = False) -> pygame.font.Font:
+    """The default font at ``size_px`` (never below 12 px, so text stays readable)."""
+    key = (max(12, int(size_px)), bold)
+    if key not in _fonts:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        f = pygame.font.Font(None, key[0])
+        f.set_bold(bold)
+        _fonts[key] = f
+    return _fonts[key]
+
+
+def text(message: str, size_px: int, colour=INK, bold: bool = False) -> pygame.Surface:
+    """A rendered, cached line of text."""
+    key = (message, max(12, int(size_px)), tuple(colour), bold)
+    surface = _texts.get(key)
+    if surface is None:
+        if len(_texts) > 512:
+            _texts.clear()
+        surface = font(size_px, bold).render(message, True, colour)
+        _texts[key] = surface
+    return surface
