@@ -303,7 +303,7 @@ def _read_toml(text: str, source: str) -> dict:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ParamsError(f"{source}: not valid TOML ({error})") from None
+        raise ParamsError(f"{source} ({error})") from None
 
 
 def default_params_text() -> str:
@@ -316,17 +316,16 @@ def load_params(path: str | Path | None = None, *, overrides: Mapping | None = N
 
     Raises :class:`ParamsError` naming the key and the problem for anything invalid.
     """
-    raw = _merge({}, _read_toml(default_params_text(), "default parameters"), _SCHEMA, "")
-    if path is not None:
-        path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as error:
-            raise ParamsError(f"{path}: cannot read parameter file ({error.strerror})") from None
-        try:
-            raw = _merge(raw, _read_toml(text, str(path)), _SCHEMA, "")
-        except ParamsError as error:
-            raise ParamsError(f"{path}: {error}") from None
-    if overrides:
-        raw = _merge(raw, overrides, _SCHEMA, "")
-    return _build(raw)
+    raw = _merge({}, _read_toml(default_params_text(), "default parameters: not valid TOML"), _SCHEMA, "")
+    if path is None:
+        return _build(_merge(raw, overrides or {}, _SCHEMA, ""))
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ParamsError(f"{path}: cannot read parameter file ({error.strerror})") from None
+    try:
+        raw = _merge(raw, _read_toml(text, "not valid TOML"), _SCHEMA, "")
+        return _build(_merge(raw, overrides or {}, _SCHEMA, ""))
+    except ParamsError as error:
+        raise ParamsError(f"{path}: {error}") from None

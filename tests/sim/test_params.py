@@ -1,0 +1,97 @@
+"""The parameter set: defaults, partial overrides, and one clear error per bad value."""
+
+import math
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from kipp.cli import main
+from sim.params import ParamsError, load_params
+
+
+def write(tmp_path, text):
+    path = tmp_path / "params.toml"
+    path.write_text(text)
+    return path
+
+
+def test_defaults_are_the_design_values_in_si_units():
+    params = load_params()
+    large = params.barrel("large")
+    assert (large.height_m, large.end_diameter_m, large.belly_diameter_m, large.mass_kg) == (
+        0.036, 0.026, 0.030, 0.0155)
+    assert [b.name for b in params.barrels] == ["large", "medium", "small"]
+    assert sum(b.count for b in params.barrels) == 12
+    assert params.mu == 0.45
+    assert params.ship.thread_pitch_m == 0.004
+    assert params.solver.dt_s == 1 / 480 and params.solver.iterations == 40
+    # screws on an equilateral triangle of circumradius 70 mm, red at the bow
+    for _, x, y in params.ship.screw_positions_m:
+        assert math.hypot(x, y) == pytest.approx(0.070)
+    assert params.ship.screw_xy("red") == (0.070, 0.0)
+
+
+def test_a_partial_file_overrides_only_what_it_names(tmp_path):
+    params = load_params(write(tmp_path, "[friction]\nmu = 0.6\n[barrels.small]\nmass_g = 6.0\n"))
+    defaults = load_params()
+    assert params.mu == 0.6
+    assert params.barrel("small").mass_kg == 0.006
+    assert params.barrel("small").height_m == defaults.barrel("small").height_m
+    assert params.ship == defaults.ship and params.solver == defaults.solver
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[friction]\nmu = -0.5\n", "friction.mu: must be > 0, got -0.5"),
+    ("[friction]\nmu = nan\n", "friction.mu: must be a finite number"),
+    ("[friction]\nmu = 'slippery'\n", "friction.mu: expected a number"),
+    ("[friction]\nmue = 0.5\n", "friction.mue: unknown key"),
+    ("[deck]\nsize = 1\n", "deck: unknown key"),
+    ("[barrels.small]\nmass_g = -5.3\n", "barrels.small.mass_g: must be > 0, got -5.3"),
+    ("[barrels.small]\nheight_mm = 0\n", "barrels.small.height_mm: must be > 0, got 0"),
+    ("[barrels.small]\ncount = 2.5\n", "barrels.small.count: expected an integer"),
+    ("[barrels.small]\nbelly_diameter_mm = 10.0\n", "barrels.small.belly_diameter_mm: must be >= end_diameter_mm"),
+    ("[barrels.tiny]\nheight_mm = 10.0\n", "barrels.tiny.colour: missing"),
+    ("[ship.screws.red]\nx_mm = -50.0\n", "ship.screws: the triangle of the three screws must contain the tower spot"),
+    ("[turn]\nprofile = 'jerky'\n", "turn.profile: must be one of smooth, constant"),
+    ("[solver]\niterations = true\n", "solver.iterations: expected an integer"),
+    ("friction = 3\n", "friction: expected a table"),
+    ("[friction\nmu = 1\n", "not valid TOML"),
+])
+def test_bad_files_raise_one_clear_error_naming_the_key(tmp_path, text, message):
+    path = write(tmp_path, text)
+    with pytest.raises(ParamsError) as caught:
+        load_params(path)
+    assert message in str(caught.value)
+    assert str(path) in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_missing_file_is_a_clear_error(tmp_path):
+    with pytest.raises(ParamsError, match="cannot read parameter file"):
+        load_params(tmp_path / "nope.toml")
+
+
+def test_params_error_is_a_value_error():
+    assert issubclass(ParamsError, ValueError)
+
+
+def test_cli_prints_one_line_and_exits_2_for_a_bad_file(tmp_path):
+    path = write(tmp_path, "[barrels.small]\nmass_g = -5.3\n")
+    result = CliRunner().invoke(main, ["params", "--params", str(path)])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "barrels.small.mass_g: must be > 0" in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_cli_prints_the_defaults_which_load_back(tmp_path):
+    result = CliRunner().invoke(main, ["params"])
+    assert result.exit_code == 0
+    assert load_params(write(tmp_path, result.output)) == load_params()
+
+
+def test_installed_kipp_command_answers_help():
+    result = subprocess.run([sys.executable, "-m", "kipp", "--help"], capture_output=True, text=True)
+    assert result.returncode == 0 and "params" in result.stdout
