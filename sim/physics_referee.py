@@ -102,7 +102,7 @@ class DecisionRun:
         self.world.drop_barrel(spec, along, across)
         self._slice = direction
         self._deadline_s = self.params.settle.max_time_s
-        self._still_frames = 0
+        self._rest_window = (self.world.time_s, self.world.body_poses())
 
     def _start_turn(self) -> None:
         turn = self._turn
@@ -120,7 +120,7 @@ class DecisionRun:
         self.world.start_deck_motion(slope_along(after, direction), duration, self.params.turn.profile)
         self._slice = direction
         self._deadline_s = duration + self.params.settle.max_time_s
-        self._still_frames = 0
+        self._rest_window = (duration, self.world.body_poses())
 
     # --- stepping -----------------------------------------------------------------
 
@@ -135,9 +135,7 @@ class DecisionRun:
         fall = world.find_fall()
         if fall is not None:
             return self._finish(crashed=True, reason=fall.reason)
-        settle = self.params.settle
-        self._still_frames = self._still_frames + 1 if world.is_still() else 0
-        settled = self._still_frames * self.steps_per_frame * world.dt_s >= settle.window_s - 1e-12
+        settled = self._at_rest()
         if settled or world.time_s >= self._deadline_s - 1e-12:
             reason = "at rest" if settled else f"still moving after {world.time_s:.2f} s (decided on the poses)"
             if self.phase == "place" and self._turn is not None:
@@ -147,6 +145,17 @@ class DecisionRun:
                 return None
             return self._finish(crashed=False, reason=reason)
         return None
+
+    def _at_rest(self) -> bool:
+        """Has no barrel moved beyond the settle limits for a whole window (deck at rest)?"""
+        world = self.world
+        if world.deck_moving:
+            return False
+        since, poses = self._rest_window
+        if world.moved_since(poses):
+            self._rest_window = (world.time_s, world.body_poses())
+            return False
+        return world.time_s - since >= self.params.settle.window_s - 1e-12
 
     def _finish(self, *, crashed: bool, reason: str) -> Decision:
         self._simulated_s += self.world.time_s

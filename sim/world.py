@@ -230,18 +230,23 @@ class TowerWorld:
             support_body, support = barrel.body, barrel
         return None
 
-    def is_still(self) -> bool:
-        """Every barrel slower than the settle thresholds (and the deck not moving)."""
-        if self._motion is not None:
-            return False
+    def body_poses(self) -> list[tuple[float, float, float]]:
+        """World-frame pose (x cm, y cm, angle rad) of each barrel: cheap, for motion checks."""
+        return [(b.body.position.x, b.body.position.y, b.body.angle) for b in self.barrels]
+
+    def moved_since(self, poses: list[tuple[float, float, float]]) -> bool:
+        """Has any barrel moved or turned more than the settle limits since ``poses``
+        (from :meth:`body_poses`; a barrel added since counts as moved)?"""
+        if len(poses) != len(self.barrels):
+            return True
         settle = self.params.settle
-        speed_limit = settle.speed_threshold_m_s * CM_PER_M
-        spin_limit = settle.angular_speed_threshold_rad_s
-        for barrel in self.barrels:
-            vx, vy = barrel.body.velocity
-            if math.hypot(vx, vy) > speed_limit or abs(barrel.body.angular_velocity) > spin_limit:
-                return False
-        return True
+        limit = settle.max_motion_m * CM_PER_M
+        for (x, y, angle), barrel in zip(poses, self.barrels):
+            position = barrel.body.position
+            if (abs(position.x - x) > limit or abs(position.y - y) > limit
+                    or abs(barrel.body.angle - angle) > settle.max_rotation_rad):
+                return True
+        return False
 
     def poses(self) -> list[tuple[float, float, float]]:
         """Deck-frame pose (s_m, z_m, tilt_rad) of each barrel, bottom first."""
