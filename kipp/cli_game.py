@@ -13,6 +13,7 @@ from kipp.bots import Bot
 from kipp.cli_options import UserError, params_option, seed_option
 from kipp.config import GameConfig
 from kipp.play import play_game
+from kipp.state import IllegalActionError
 from kipp.replay import ReplayMismatch, params_fingerprint, replay as replay_events
 from kipp.transcript import Narrator, TranscriptError, json_line, parse_json_lines, with_header
 from sim.params import Params, load_params
@@ -23,13 +24,17 @@ REFEREES = ("physics",)
 
 def _make_referee(name: str, params: Params):
     """The referee called ``name`` (tests replace this function to avoid physics)."""
-    if name not in REFEREES:
-        raise UserError(f"--referee: unknown referee {name!r}; expected one of {', '.join(REFEREES)}")
     try:
         from sim.physics_referee import PhysicsReferee
     except ImportError as error:
         raise UserError(f"the physics referee is not available ({error})") from None
     return PhysicsReferee(params)
+
+
+def _check_referee(name: str, what: str = "--referee") -> str:
+    if name not in REFEREES:
+        raise UserError(f"{what}: unknown referee {name!r}; expected one of {', '.join(REFEREES)}")
+    return name
 
 
 def parse_players(text: str) -> tuple[str, ...]:
@@ -71,7 +76,7 @@ def game(players: str, seed: int, barrels: str, half_turn: bool, sea_dogs: bool,
         raise UserError(f"--barrels: expected 12 or 9, got {barrels!r}")
     params = params if params is not None else load_params()
     config = GameConfig(players=names, barrels=int(barrels), half_turn=half_turn, sea_dogs=sea_dogs)
-    referee = _make_referee(referee_name, params)
+    referee = _make_referee(_check_referee(referee_name), params)
     bots = [Bot(name, params=params, passing="cautious" if sea_dogs else "never") for name in names]
     header = {"seed": seed, "params": params_fingerprint(params), "referee": referee_name}
     shown = 0
@@ -87,6 +92,8 @@ def game(players: str, seed: int, barrels: str, half_turn: bool, sea_dogs: bool,
 
     try:
         play_game(config, referee, bots, seed, params=params, observer=show)
+    except IllegalActionError:
+        raise  # a bug in a bot, not the user's mistake: keep the traceback
     except ValueError as error:  # a referee refusing an impossible situation, e.g. NaN physics
         raise UserError(f"the game stopped: {error}") from None
 
@@ -114,11 +121,12 @@ def replay(file: str, check: bool, params: Params | None) -> None:
     if not check:
         raise UserError("the visual replay comes with the viewer; use --check to verify a recording headless")
     params = params if params is not None else load_params()
-    referee = _make_referee(str(events[0].get("referee", "physics")), params)
+    recorded = _check_referee(str(events[0].get("referee", "physics")), f"{file} line 1")
+    referee = _make_referee(recorded, params)
     try:
         state = replay_events(events, referee, params)
     except ReplayMismatch as error:
-        raise UserError(f"{file}: replay differs at {error}") from None
+        raise UserError(f"{file}: replay differs: {error}") from None
     except TranscriptError as error:
         raise UserError(f"{file}: {error}") from None
     click.echo(f"{file}: replay matches ({len(events)} events; final chips {state.chips}).")

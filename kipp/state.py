@@ -7,21 +7,12 @@ before each turn) or :data:`TERMINAL`. Physical outcomes come from a referee han
 (:class:`sim.tower.Referee`); with a deterministic referee a game is replayed exactly from
 its list of actions (:meth:`~GameState.history`).
 
-A turn, as the rulebook says and DESIGN.md section 4 reads it:
-
-1. Old Sea Dogs only: a player with a chip, whose predecessor did not just pass, chooses
-   :class:`Play` or :class:`Pass` (return a chip; the next player's turn follows).
-2. Chance rolls the die.
-3. red/yellow: the player places the next barrel, then that sailor is turned. blue: no
-   barrel, blue is turned (without a player decision) -- except on the round's first turn,
-   which always places first. wild: the player places, then chooses the sailor.
-4. A crash while placing or turning ends the round; the player returns 1 chip (2 in Old
-   Sea Dogs), or what they have. Placing the line's last barrel and surviving its turn
-   ends the round with 2 chips to that player and 1 to each other (placer first, then
-   clockwise) from the supply while it lasts. A player who played right after a pass and
-   ends the turn without a crash first receives the passed chip.
-5. After three rounds the game is over; the player left of the one who ended a round
-   starts the next.
+A turn (DESIGN.md section 4): in Old Sea Dogs a player with a chip whose predecessor did
+not just pass chooses :class:`Play` or :class:`Pass`; chance rolls the die; red/yellow:
+the player places, then that sailor turns; blue: blue turns with no barrel and no
+decision, except on a round's first turn, which always places first; wild: the player
+places, then chooses the sailor. Crashes, awards, the passed chip and the next round's
+starter follow the rulebook; after three rounds the game is over.
 
 Everything that happens is also logged as transcript events (:meth:`~GameState.events`,
 the vocabulary of :mod:`kipp.transcript`).
@@ -55,7 +46,7 @@ from functools import lru_cache
 
 from kipp.actions import (PLACE_LIMIT_MM, WILD, Action, ChooseSailor, Pass, Place, PlaceAnywhere,
                           Play, Roll, Shuffle)
-from kipp.config import ROUNDS, GameConfig
+from kipp.config import ROUNDS, GameConfig, distinct_lines
 from sim.geometry import deck_gradient, tilt_angle
 from sim.params import SCREWS, ShipParams, load_params
 from sim.tower import Decision, Placement, Referee, TowerState, Turn
@@ -71,19 +62,6 @@ _SHUFFLE, _DECIDE_PASS, _ROLL, _PLACE, _CHOOSE, _OVER = (
 
 class IllegalActionError(ValueError):
     """An action that the rules do not allow in this state; the message names both."""
-
-
-@lru_cache(maxsize=8)
-def _distinct_orders(barrels: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    """Every distinct order of a multiset of sizes (34,650 for 4+4+4), lexicographic."""
-    if not barrels:
-        return ((),)
-    orders = []
-    for size in sorted(set(barrels)):
-        rest = list(barrels)
-        rest.remove(size)
-        orders.extend((size,) + tail for tail in _distinct_orders(tuple(sorted(rest))))
-    return tuple(orders)
 
 
 @lru_cache(maxsize=1)
@@ -165,7 +143,7 @@ class GameState:
             faces = self.config.faces
             return [(Roll(face), faces.count(face) / len(faces)) for face in dict.fromkeys(faces)]
         if self._phase == _SHUFFLE:
-            orders = _distinct_orders(tuple(sorted(self.config.barrel_set())))
+            orders = distinct_lines(self.config.barrel_set())
             return [(Shuffle(order), 1.0 / len(orders)) for order in orders]
         return []
 

@@ -1,0 +1,190 @@
+"""`kipp game` and `kipp replay --check` through click's CliRunner.
+
+Most tests swap the physics referee for the fast threshold referee
+(``kipp.cli_game._make_referee``); the ``slow`` test plays real physics end to end.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import time
+
+import pytest
+from click.testing import CliRunner
+
+import kipp.cli_game
+from kipp.cli import main
+from kipp.transcript import EVENTS
+from tests.kipp.kipp_referees import ThresholdReferee
+
+FIELDS = {
+    "game_start": {"seed", "players", "variant", "chips"},
+    "round_start": {"round", "order", "starter"},
+    "roll": {"player", "face"},
+    "pass": {"player"},
+    "place": {"player", "barrel", "index", "offset_mm"},
+    "turn": {"player", "sailor", "fraction", "turns", "tilt_deg"},
+    "crash": {"player", "chips_returned"},
+    "round_end": {"round", "completed", "stacked"},
+    "award": {"player", "chips"},
+    "game_end": {"chips", "winners"},
+}
+
+
+@pytest.fixture
+def fast_referee(monkeypatch):
+    monkeypatch.setattr(kipp.cli_game, "_make_referee",
+                        lambda name, params: ThresholdReferee(seed=1, crash_rate=0.05, ship=params.ship))
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def assert_user_error(result, text):
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and text in lines[0], result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize("args", [[], ["--json"], ["--players", "Ann,Ben,Cid,Dot", "--sea-dogs", "--half-turn",
+                                                    "--barrels", "9", "--json"]])
+def test_same_seed_gives_a_byte_identical_transcript(fast_referee, args):
+    first, second = run("game", "--seed", "4", *args), run("game", "--seed", "4", *args)
+    assert first.exit_code == 0, first.output
+    assert first.output == second.output
+    assert run("game", "--seed", "5", *args).output != first.output
+
+
+def test_json_transcript_is_json_lines_in_the_vocabulary(fast_referee):
+    result = run("game", "--players", "3", "--seed", "2", "--sea-dogs", "--json")
+    events = [json.loads(line) for line in result.output.splitlines()]
+    assert {e["event"] for e in events} <= set(EVENTS)
+    for event in events:
+        assert FIELDS[event["event"]] <= set(event), event
+    assert events[0]["players"] == ["Bot 1", "Bot 2", "Bot 3"] and events[0]["seed"] == 2
+    assert events[0]["variant"] == {"barrels": 12, "half_turn": False, "sea_dogs": True}
+    assert events[-1]["event"] == "game_end" and sum(events[-1]["chips"]) + events[-1]["supply"] == 25
+
+
+def test_readable_transcript_names_players_and_chips(fast_referee):
+    result = run("game", "--players", "Ann,Ben", "--seed", "3")
+    assert result.exit_code == 0
+    text = result.output
+    assert "Ann rolls" in text and "Round 3." in text and "deg" in text and "Game over." in text
+    assert "Kaboom!" in text or "all barrels stacked" in text
+
+
+@pytest.mark.parametrize("args, text", [
+    (["--players", "5"], "1 to 4 players"),
+    (["--players", "0"], "1 to 4 players"),
+    (["--players", ""], "--players"),
+    (["--players", "Ann,,Ben"], "--players"),
+    (["--players", "A,B,C,D,E"], "1 to 4 players"),
+    (["--barrels", "10"], "--barrels"),
+    (["--referee", "crystal-ball"], "unknown referee"),
+    (["--params", "/nonexistent.toml"], "--params"),
+])
+def test_bad_game_input_is_one_line_and_exit_2(fast_referee, args, text):
+    assert_user_error(run("game", *args), text)
+
+
+def test_malformed_params_file_is_one_line(tmp_path, fast_referee):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[barrels.small]\nmass_g = -5.3\n")
+    assert_user_error(run("game", "--params", str(bad)), "mass_g")
+    bad.write_text("not toml = = \n")
+    assert_user_error(run("game", "--params", str(bad)), "TOML")
+
+
+@pytest.fixture
+def recording(tmp_path, fast_referee):
+    result = run("game", "--players", "Ann,Ben,Cid", "--seed", "10", "--sea-dogs", "--json")
+    path = tmp_path / "game.jsonl"
+    path.write_text(result.output)
+    return path
+
+
+def test_replay_check_accepts_its_own_recording(recording):
+    result = run("replay", str(recording), "--check")
+    assert result.exit_code == 0, result.output
+    assert "replay matches" in result.output
+
+
+def tamper(path, predicate, change):
+    lines = path.read_text().splitlines()
+    for i, line in enumerate(lines):
+        event = json.loads(line)
+        if predicate(event):
+            change(event)
+            lines[i] = json.dumps(event)
+            path.write_text("\n".join(lines) + "\n")
+            return i + 1
+    pytest.skip("nothing to tamper with in this recording")
+
+
+@pytest.mark.parametrize("predicate, change", [
+    (lambda e: e["event"] == "turn", lambda e: e.update(tilt_deg=e["tilt_deg"] + 1)),
+    (lambda e: e["event"] == "crash", lambda e: e.update(chips_returned=e["chips_returned"] + 1)),
+    (lambda e: e["event"] == "award", lambda e: e.update(chips=e["chips"] + 1)),
+    (lambda e: e["event"] == "game_end", lambda e: e.update(winners=[])),
+    (lambda e: e["event"] == "roll" and e["face"] == "red", lambda e: e.update(face="blue")),
+    (lambda e: e["event"] == "place", lambda e: e.update(offset_mm=[40.0, 0.0])),
+    (lambda e: e["event"] == "place", lambda e: e.update(offset_mm="here")),
+    (lambda e: e["event"] == "round_start", lambda e: e.update(order=["small"] * 12)),
+    (lambda e: e["event"] == "game_start", lambda e: e.update(players=["Ann"] * 7)),
+    (lambda e: e["event"] == "game_start", lambda e: e.update(params="0123456789abcdef")),
+])
+def test_replay_check_rejects_a_tampered_recording(recording, predicate, change):
+    line = tamper(recording, predicate, change)
+    result = run("replay", str(recording), "--check")
+    assert_user_error(result, "line ")
+    reported = int(result.output.split("line ")[1].split(":")[0])
+    assert reported >= line, "an outcome is caught where it is recorded, a changed input where it shows"
+
+
+@pytest.mark.parametrize("content, text", [
+    ("", "game_start"),
+    ("{not json\n", "not JSON"),
+    ('{"event": "teleport"}\n', "vocabulary"),
+    ("[1, 2]\n", "vocabulary"),
+])
+def test_replay_check_rejects_corrupt_files(tmp_path, fast_referee, content, text):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content)
+    assert_user_error(run("replay", str(path), "--check"), text)
+
+
+def test_replay_check_rejects_a_truncated_or_extended_recording(recording):
+    lines = recording.read_text().splitlines()
+    first_round_end = next(i for i, line in enumerate(lines) if '"round_end"' in line)
+    recording.write_text("\n".join(lines[:first_round_end + 1]) + "\n")
+    assert_user_error(run("replay", str(recording), "--check"), "before the game is over")
+    recording.write_text("\n".join(lines[:-3]) + "\n")
+    assert_user_error(run("replay", str(recording), "--check"), "the record lacks")
+    recording.write_text("\n".join(lines + lines[-1:]) + "\n")
+    assert_user_error(run("replay", str(recording), "--check"), "after the end of the game")
+
+
+def test_replay_without_check_or_file(recording, tmp_path):
+    assert_user_error(run("replay", str(recording)), "viewer")
+    assert_user_error(run("replay", str(tmp_path / "missing.jsonl"), "--check"), "cannot read")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("sim.physics_referee") is None, reason="no physics referee yet")
+def test_physics_games_end_to_end_and_replay_check(tmp_path):
+    for seed, options in ((1, []), (2, ["--players", "Ann,Ben,Cid", "--sea-dogs", "--half-turn", "--barrels", "9"])):
+        start = time.perf_counter()
+        result = run("game", "--seed", str(seed), "--json", *options)
+        assert result.exit_code == 0, result.output
+        elapsed = time.perf_counter() - start
+        events = [json.loads(line) for line in result.output.splitlines()]
+        assert events[-1]["event"] == "game_end" and events[0]["referee"] == "physics"
+        path = tmp_path / f"physics{seed}.jsonl"
+        path.write_text(result.output)
+        check = run("replay", str(path), "--check")
+        assert check.exit_code == 0, check.output
+        assert elapsed < 120
