@@ -15,6 +15,7 @@ import click
 _SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "game": ("kipp.cli_game", "game", "Play a whole game headless with bots; print a transcript."),
     "replay": ("kipp.cli_game", "replay", "Re-play a recorded JSON game; --check verifies it."),
+    "play": ("kipp.cli_play", "play", "Play on screen: people and bots, physics in real time."),
     "params": ("kipp.cli_params", "params", "Print the default parameter file (TOML) to copy and edit."),
 }
 

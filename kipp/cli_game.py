@@ -101,15 +101,26 @@ def game(players: str, seed: int, barrels: str, half_turn: bool, sea_dogs: bool,
 @click.command()
 @click.argument("file", metavar="FILE")
 @click.option("--check", is_flag=True, help="Re-run the game headless and fail if any outcome differs.")
+@click.option("--max-frames", type=click.IntRange(min=1), default=None,
+              help="Without --check: stop after N frames (headless runs, documentation).")
+@click.option("--screenshot", metavar="PATH", default=None,
+              help="Without --check: save the last frame as PNG.")
 @params_option
-def replay(file: str, check: bool, params: Params | None) -> None:
+def replay(file: str, check: bool, max_frames: int | None, screenshot: str | None,
+           params: Params | None) -> None:
     """Replay a game recorded with `kipp game --json`.
 
+    Without --check, show it in the viewer with the same animations as `kipp play`.
     With --check, re-play it headless from its recorded actions (shuffles, rolls,
     placements, chosen sailors, passes) with the physics referee, and exit with an
     error naming the first line whose outcome differs. Use the --params the game was
     recorded with.
     """
+    if not check:
+        from kipp.cli_play import show_replay
+
+        show_replay(file, params, max_frames=max_frames, screenshot=screenshot)
+        return
     try:
         text = Path(file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
@@ -118,8 +129,6 @@ def replay(file: str, check: bool, params: Params | None) -> None:
         events = parse_json_lines(text, file)
     except TranscriptError as error:
         raise UserError(str(error)) from None
-    if not check:
-        raise UserError("the visual replay comes with the viewer; use --check to verify a recording headless")
     params = params if params is not None else load_params()
     recorded = _check_referee(str(events[0].get("referee", "physics")), f"{file} line 1")
     referee = _make_referee(recorded, params)

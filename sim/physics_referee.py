@@ -70,6 +70,8 @@ class DecisionRun:
     """One decision in progress, advanced frame by frame (the viewer draws ``world``).
 
     :meth:`advance_frame` returns ``None`` while undecided, then the :class:`Decision`.
+    ``phase`` ("place" or "turn") and ``slice_direction_rad`` (radians from the bow toward
+    port) describe the current ``world``, which is rebuilt between the two phases.
     """
 
     def __init__(self, params: Params, tower: TowerState, placement: Placement | None,
@@ -100,7 +102,7 @@ class DecisionRun:
         along = x * math.cos(direction) + y * math.sin(direction)
         across = -x * math.sin(direction) + y * math.cos(direction)
         self.world.drop_barrel(spec, along, across)
-        self._slice = direction
+        self.slice_direction_rad = direction
         self._deadline_s = self.params.settle.max_time_s
         self._rest_window = (self.world.time_s, self.world.body_poses())
 
@@ -118,7 +120,7 @@ class DecisionRun:
         self.world = build_world(self.params, self._tower, direction, slope_along(before, direction))
         duration = turn_duration_s(turn.revolutions, self.params.turn.rate_rev_per_s)
         self.world.start_deck_motion(slope_along(after, direction), duration, self.params.turn.profile)
-        self._slice = direction
+        self.slice_direction_rad = direction
         self._deadline_s = duration + self.params.settle.max_time_s
         self._rest_window = (duration, self.world.body_poses())
 
@@ -140,7 +142,7 @@ class DecisionRun:
             reason = "at rest" if settled else f"still moving after {world.time_s:.2f} s (decided on the poses)"
             if self.phase == "place" and self._turn is not None:
                 self._simulated_s += world.time_s
-                self._tower = tower_from_world(world, self._tower.turns, self._slice)
+                self._tower = tower_from_world(world, self._tower.turns, self.slice_direction_rad)
                 self._start_turn()
                 return None
             return self._finish(crashed=False, reason=reason)
@@ -159,7 +161,7 @@ class DecisionRun:
 
     def _finish(self, *, crashed: bool, reason: str) -> Decision:
         self._simulated_s += self.world.time_s
-        tower = tower_from_world(self.world, self._tower.turns, self._slice)
+        tower = tower_from_world(self.world, self._tower.turns, self.slice_direction_rad)
         self.decision = Decision(crashed=crashed, tower=tower, phase=self.phase if crashed else None,
                                  reason=reason, simulated_s=self._simulated_s)
         return self.decision

@@ -147,14 +147,14 @@ class SceneView:
         half, thick = ship.deck_half_length_m, ship.deck_thickness_m
         top, keel = -thick * 0.5, -thick - HULL_DEPTH_M
         outline_m = [(-half - 0.012, top + 0.006), (half + 0.022, top + 0.010)]
-        for k in range(1, 8):  # a rounded belly from bow to stern
-            t = k / 8
+        for k in range(1, 24):  # a rounded belly from bow to stern
+            t = k / 24
             s = (half + 0.022) - t * (2 * half + 0.034)
             depth = math.sin(math.pi * t) ** 0.6
             outline_m.append((s, top + (keel - top) * depth))
         points = [self._deck_point(world, s, z) for s, z in outline_m]
         pygame.draw.polygon(surface, palette.HULL, points)
-        stripe = [self._deck_point(world, s, -thick - 0.010) for s in (-half + 0.004, half + 0.006)]
+        stripe = [self._deck_point(world, s, -thick - 0.008) for s in (-half + 0.006, half + 0.010)]
         pygame.draw.line(surface, palette.HULL_STRIPE, *stripe, max(2, round(self.camera.scale * 0.003)))
         pygame.draw.polygon(surface, palette.HULL_DARK, points, max(1, round(self.camera.scale * 0.0012)))
 

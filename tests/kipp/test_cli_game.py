@@ -168,8 +168,10 @@ def test_replay_check_rejects_a_truncated_or_extended_recording(recording):
     assert_user_error(run("replay", str(recording), "--check"), "after the end of the game")
 
 
-def test_replay_without_check_or_file(recording, tmp_path):
-    assert_user_error(run("replay", str(recording)), "viewer")
+def test_replay_without_check_or_file(recording, tmp_path, monkeypatch):
+    for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    assert_user_error(run("replay", str(recording)), "no display")  # the visual replay needs a window
     assert_user_error(run("replay", str(tmp_path / "missing.jsonl"), "--check"), "cannot read")
 
 

@@ -1,0 +1,391 @@
+"""The game as the viewer runs it: whose move, what is animating, what the screen shows.
+
+A :class:`GameController` owns the rules engine's :class:`~kipp.state.GameState` and
+advances it one frame at a time (:meth:`GameController.update`). It never decides a rule:
+every action goes through ``state.apply_action``; the state asks its referee, and the
+viewer's :class:`~viewer.referee_bridge.AnimatingReferee` turns that call into a
+:class:`~sim.physics_referee.DecisionRun` advanced one 60 Hz physics frame per drawn
+frame. Chance is sampled with :func:`kipp.play.sample_chance` from the streams of
+:func:`kipp.play.game_streams` (the same seeding as ``kipp game``).
+
+Time is counted in frames, not wall-clock seconds, so a game with the same seed and the
+same input plays out identically headless and on screen.
+
+People act through the input methods (:meth:`roll`, :meth:`pass_turn`, :meth:`set_aim`,
+:meth:`nudge_aim`, :meth:`release`, :meth:`choose_sailor`); bots and a replay script act
+on their own, after a pause a person can follow.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Mapping
+
+from kipp.actions import Action, ChooseSailor, Pass, Place, PlaceAnywhere, Play, Roll, Shuffle
+from kipp.config import GameConfig
+from kipp.play import game_streams, sample_chance
+from kipp.state import CHANCE, GameState
+from sim.params import Params
+from sim.physics_referee import PhysicsReferee, build_world
+from sim.tower import Referee, TowerState
+from sim.turn_profile import profile_progress, turn_duration_s
+from sim.world import TowerWorld
+from viewer.die import DieView
+from viewer.messages import AFTERMATH_FRAMES, Message, announce
+from viewer.referee_bridge import AnimatingReferee, DecisionPending, Request
+from viewer.scene import HANG_GAP_M, Hanging, hang_pose
+from viewer.script import ReplayScript
+
+BOT_THINK_FRAMES = 32
+AFTER_ROLL_FRAMES = 16
+AFTER_DECISION_FRAMES = 30
+ROUND_START_FRAMES = 45
+GLIDE_FRAMES = 36
+LOWER_FRAMES = 10
+AIM_STEP_M = 0.0005
+"""Arrow keys move the hanging barrel by half a millimetre."""
+
+
+class GameController:
+    """One game on screen. ``bots`` maps player index -> bot (anything with ``act``);
+    the other players are people. With a ``script`` every action comes from it;
+    ``chance(state)``, if given, replaces the seeded die and shuffle (for tests)."""
+
+    def __init__(self, config: GameConfig, params: Params, *, seed: int = 0,
+                 bots: Mapping[int, object] | None = None, referee: Referee | None = None,
+                 script: ReplayScript | None = None,
+                 chance: Callable[[GameState], Action] | None = None) -> None:
+        self.config = config
+        self.params = params
+        self.seed = seed
+        self.bots = dict(bots or {})
+        self.script = script
+        self._chance = chance
+        self.referee = AnimatingReferee(referee if referee is not None else PhysicsReferee(params))
+        self.state = GameState(config, self.referee, params.ship)
+        self.die_rng, self.shuffle_rng, self.bot_rngs = game_streams(seed, config.n_players)
+        self.die = DieView(config.faces)
+        self.mode = "idle"
+        """idle, rolling, gliding, lowering, deciding or aftermath."""
+        self.wait = 0
+        self.frame = 0
+        self.message: Message | None = None
+        self.error: str | None = None
+        self.run = None
+        self._pending: tuple[Action, Request] | None = None
+        self._roll: Roll | None = None
+        self._place: Place | None = None
+        self._aim = [0.0, 0.0]  # along the slice, across it (m)
+        self._aim_node = -1
+        self._think_node = -1
+        self._glide: tuple[float, float, float, float, int] | None = None
+        self._gap = HANG_GAP_M
+        self._static: tuple[TowerState, TowerWorld] | None = None
+        self._frozen: TowerWorld | None = None
+        self._frozen_slice = 0.0
+        self._frozen_turns: dict[str, float] | None = None
+
+    # --- what the view asks -------------------------------------------------------
+
+    def seat_is_human(self, player: int) -> bool:
+        return self.script is None and player not in self.bots
+
+    def prompt(self) -> str | None:
+        """What a person is being asked to do now: roll, play_or_pass, place, sailor, new_game."""
+        state = self.state
+        if state.is_terminal():
+            return "new_game" if self.mode == "idle" else None
+        if self.mode != "idle" or self.wait > 0 or self.error or not self.seat_is_human(state.player):
+            return None
+        if state.current_player() == CHANCE:
+            return "roll" if state.chance_kind() == "roll" else None
+        first = state.legal_actions()[0]
+        if isinstance(first, Play):
+            return "play_or_pass"
+        if isinstance(first, PlaceAnywhere):
+            return "place"
+        if isinstance(first, ChooseSailor):
+            return "sailor"
+        return None
+
+    def display_world(self) -> TowerWorld:
+        """The world to draw: the running decision's, a crash's wreck, or the state's tower."""
+        if self.mode == "deciding" and self.run.world is not None:
+            return self.run.world
+        if self._frozen is not None:
+            return self._frozen
+        tower = self.state.tower
+        if self._static is None or self._static[0] is not tower:
+            self._static = (tower, build_world(self.params, tower, tower.slice_direction_rad))
+        return self._static[1]
+
+    def slice_direction(self) -> float:
+        """Direction (rad from the bow toward port) of the plane the side view shows."""
+        if self.mode == "deciding" and self.run.world is not None:
+            return _run_slice(self.run, self._pending[1].tower)
+        if self._frozen is not None:
+            return self._frozen_slice
+        return self.state.tower.slice_direction_rad
+
+    def turns(self) -> dict[str, float]:
+        """Sailor turn counts to show, fractional while a sailor is turning."""
+        if self.mode in ("deciding", "aftermath") and self._pending is not None:
+            request = self._pending[1]
+            turns = request.tower.turns_by_sailor()
+            run = self.run
+            if request.turn is not None and run.world is not None and run.phase == "turn":
+                duration = turn_duration_s(request.turn.revolutions, self.params.turn.rate_rev_per_s)
+                done = profile_progress(run.world.time_s / duration, self.params.turn.profile)
+                turns[request.turn.sailor] += done * request.turn.revolutions
+            return turns
+        if self._frozen_turns is not None:
+            return dict(self._frozen_turns)
+        return self.state.turns_by_sailor()
+
+    def turning(self) -> str | None:
+        """The sailor being turned right now, or None."""
+        if self.mode in ("deciding", "aftermath") and self._pending is not None:
+            turn = self._pending[1].turn
+            if turn is not None and getattr(self.run, "phase", None) == "turn":
+                return turn.sailor
+        return None
+
+    def hanging(self) -> Hanging | None:
+        """The next barrel held over the tower while it is being aimed and lowered."""
+        if self.mode not in ("gliding", "lowering") and self.prompt() != "place":
+            return None
+        legal = self.state.legal_actions()
+        if not legal or not isinstance(legal[0], PlaceAnywhere):
+            return None
+        self._init_aim()
+        spec = self.params.barrel(legal[0].size)
+        return Hanging(spec, *hang_pose(self.display_world(), spec, self._aim[0], self._gap))
+
+    def aim_xy(self) -> tuple[float, float] | None:
+        """Deck-frame (x, y) of the aim, metres, while a barrel hangs."""
+        if self.hanging() is None:
+            return None
+        return self._aim_to_xy()
+
+    # --- input from people --------------------------------------------------------
+
+    def roll(self) -> bool:
+        """Roll the die (after choosing to play, in Old Sea Dogs). True if it rolled."""
+        prompt = self.prompt()
+        if prompt == "play_or_pass":
+            self._submit(Play())
+            prompt = "roll"
+        if prompt != "roll":
+            return False
+        self._start_roll(self._sample())
+        return True
+
+    def pass_turn(self) -> bool:
+        """Pass (Old Sea Dogs), when allowed. True if passed."""
+        if self.prompt() != "play_or_pass":
+            return False
+        self._submit(Pass())
+        return True
+
+    def set_aim(self, along_m: float) -> None:
+        """Move the hanging barrel to ``along_m`` along the deck (within the deck)."""
+        if self.prompt() == "place":
+            self._init_aim()
+            limit = self.params.ship.deck_half_length_m
+            self._aim[0] = min(max(along_m, -limit), limit)
+
+    def nudge_aim(self, along_steps: int, across_steps: int = 0) -> None:
+        """Arrow keys: move the aim by :data:`AIM_STEP_M` per step."""
+        if self.prompt() == "place":
+            self._init_aim()
+            self.set_aim(self._aim[0] + along_steps * AIM_STEP_M)
+            limit = self.params.ship.deck_half_length_m
+            self._aim[1] = min(max(self._aim[1] + across_steps * AIM_STEP_M, -limit), limit)
+
+    def release(self) -> bool:
+        """Let the hanging barrel go at the aim. True if released."""
+        if self.prompt() != "place":
+            return False
+        x, y = self._aim_to_xy()
+        self._place = Place(round(x * 1000.0, 3) + 0.0, round(y * 1000.0, 3) + 0.0)
+        self.mode, self._glide = "lowering", None
+        return True
+
+    def choose_sailor(self, sailor: str) -> bool:
+        """On a wild roll, after placing: turn ``sailor``. True if accepted."""
+        if self.prompt() != "sailor":
+            return False
+        self._submit(ChooseSailor(sailor))
+        return True
+
+    # --- one frame ----------------------------------------------------------------
+
+    def update(self) -> None:
+        """Advance the game by one frame (1/60 s of physics while a decision runs)."""
+        self.frame += 1
+        self.die.update()
+        if self.message is not None:
+            self.message.frames_left -= 1
+            if self.message.frames_left <= 0:
+                self.message = None
+        if self.error:
+            return
+        handler = getattr(self, "_update_" + self.mode)
+        handler()
+
+    def _update_idle(self) -> None:
+        if self.wait > 0:
+            self.wait -= 1
+            return
+        self._auto_step()
+
+    def _update_rolling(self) -> None:
+        if self.die.rolling:
+            return
+        self.mode = "idle"
+        self.wait = AFTER_ROLL_FRAMES
+        self._submit(self._roll)
+
+    def _update_gliding(self) -> None:
+        s0, a0, s1, a1, frames = self._glide
+        frames += 1
+        t = min(1.0, frames / GLIDE_FRAMES)
+        ease = t * t * (3 - 2 * t)
+        self._aim = [s0 + (s1 - s0) * ease, a0 + (a1 - a0) * ease]
+        self._glide = (s0, a0, s1, a1, frames)
+        if t >= 1.0:
+            self.mode = "lowering"
+
+    def _update_lowering(self) -> None:
+        drop = self.params.settle.drop_height_m
+        self._gap = max(drop, self._gap - (HANG_GAP_M - drop) / LOWER_FRAMES)
+        if self._gap <= drop + 1e-12:
+            place, self._place = self._place, None
+            self.mode = "idle"
+            self._gap = HANG_GAP_M
+            self._submit(place)
+
+    def _update_deciding(self) -> None:
+        decision = self.run.advance_frame()
+        if decision is None:
+            return
+        action, request = self._pending
+        self.referee.provide(request, decision)
+        world = self.run.world
+        slice_direction = _run_slice(self.run, request.tower) if world is not None else 0.0
+        self.mode = "idle"
+        self._submit(action)
+        if decision.crashed and world is not None:
+            self.mode, self.wait = "aftermath", AFTERMATH_FRAMES
+            self._frozen, self._frozen_slice = world, slice_direction
+        else:
+            self._pending = None
+            self.run = None
+            self.wait = max(self.wait, AFTER_DECISION_FRAMES)
+
+    def _update_aftermath(self) -> None:
+        world = self._frozen
+        for _ in range(self.run.steps_per_frame):
+            world.step()
+        self.wait -= 1
+        if self.wait <= 0:
+            self._frozen_turns = self.turns()
+            self.mode, self.wait = "idle", 0
+            self._pending, self.run = None, None
+            self._auto_step()
+
+    # --- acting -------------------------------------------------------------------
+
+    def _auto_step(self) -> None:
+        state = self.state
+        if state.is_terminal():
+            return
+        player = state.current_player()
+        if player == CHANCE and state.chance_kind() == "shuffle":
+            action = self.script.next_action(state) if self.script else self._sample()
+            if action is not None:
+                self._submit(action)
+                self.wait = ROUND_START_FRAMES
+            return
+        if self.seat_is_human(state.player):
+            return  # a person's move: wait for input
+        node = len(state.history())
+        if self._think_node != node:
+            self._think_node, self.wait = node, BOT_THINK_FRAMES
+            return
+        if self.script is not None:
+            action = self.script.next_action(state)
+        elif player == CHANCE:
+            action = self._sample()
+        else:
+            action = self.bots[player].act(state, self.bot_rngs[player])
+        if action is None:
+            self.error = "the recording ends before the game does"
+            return
+        if isinstance(action, Roll):
+            self._start_roll(action)
+        elif isinstance(action, Place):
+            self._init_aim()
+            direction = self.state.tower.slice_direction_rad
+            x, y = action.xy_m
+            along = x * math.cos(direction) + y * math.sin(direction)
+            across = -x * math.sin(direction) + y * math.cos(direction)
+            self._glide = (self._aim[0], self._aim[1], along, across, 0)
+            self._place = action
+            self.mode = "gliding"
+        else:
+            self._submit(action)
+
+    def _sample(self) -> Action:
+        """The outcome of the state's chance node: the die, or the round's shuffle."""
+        if self._chance is not None:
+            return self._chance(self.state)
+        rng = self.die_rng if self.state.chance_kind() == "roll" else self.shuffle_rng
+        return sample_chance(self.state, rng)
+
+    def _start_roll(self, roll: Roll) -> None:
+        self._roll = roll
+        self.die.start_roll(roll.face)
+        self.mode = "rolling"
+
+    def _submit(self, action: Action) -> None:
+        """Apply ``action`` to a clone; commit it, or start animating the decision it needs."""
+        probe = self.state.clone()
+        try:
+            probe.apply_action(action)
+        except DecisionPending as pending:
+            self._pending = (action, pending.request)
+            self.run = self.referee.start(pending.request)
+            self._frozen = self._frozen_turns = None
+            self.mode = "deciding"
+            return
+        except ValueError as error:  # an illegal recorded action: the replay went astray
+            self.error = f"cannot apply {action!r}: {error}"
+            return
+        seen = len(self.state.events())
+        self.state = probe
+        if isinstance(action, Shuffle):  # a new round: the wreck of the last one is cleared away
+            self._frozen = self._frozen_turns = None
+        self.message = announce(self.config.players, probe.events()[seen:], self.message)
+
+    def _init_aim(self) -> None:
+        node = len(self.state.history())
+        if self._aim_node == node:
+            return
+        self._aim_node = node
+        first = self.state.legal_actions()[0]
+        x, y = (v / 1000.0 for v in first.top_mm)
+        direction = self.state.tower.slice_direction_rad
+        self._aim = [x * math.cos(direction) + y * math.sin(direction),
+                     -x * math.sin(direction) + y * math.cos(direction)]
+
+    def _aim_to_xy(self) -> tuple[float, float]:
+        direction = self.state.tower.slice_direction_rad
+        along, across = self._aim
+        return (along * math.cos(direction) - across * math.sin(direction),
+                along * math.sin(direction) + across * math.cos(direction))
+
+
+def _run_slice(run, tower: TowerState) -> float:
+    """The slice a DecisionRun's current world lies in (a decided run has none: the tower's)."""
+    return getattr(run, "slice_direction_rad", tower.slice_direction_rad)

@@ -1,0 +1,116 @@
+"""The colour die: a tumbling roll that lands on the face the rules engine drew.
+
+The face is decided before the animation starts (a chance outcome sampled from the
+game's generator); the tumble only shows other faces on the way, in a fixed sequence, so
+the animation uses no randomness of its own. Colour faces are painted in the sailor's cap
+colour; the wild face is its own symbol: a wheel of the three cap colours.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from kipp.actions import WILD
+from viewer import palette
+
+ROLL_FRAMES = 42
+"""Length of a roll, frames (0.7 s at 60 Hz)."""
+
+
+class DieView:
+    """The die's animation state and drawing. ``shown`` is the face currently visible."""
+
+    def __init__(self, faces: tuple[str, ...]) -> None:
+        self.faces = tuple(dict.fromkeys(faces))
+        self.face: str | None = None
+        """The face rolled (the engine's), once a roll has started."""
+        self.shown: str | None = None
+        self._frames_left = 0
+        self._frame = 0
+
+    @property
+    def rolling(self) -> bool:
+        return self._frames_left > 0
+
+    def start_roll(self, face: str, frames: int = ROLL_FRAMES) -> None:
+        """Begin a roll that lands on ``face`` after ``frames`` frames (0: show at once)."""
+        self.face = face
+        self._frames_left = max(0, frames)
+        self._frame = 0
+        self.shown = face if frames <= 0 else self._tumble_face(0)
+
+    def clear(self) -> None:
+        """No face (before a turn's roll)."""
+        self.face = self.shown = None
+        self._frames_left = 0
+
+    def update(self) -> None:
+        """Advance one frame; the tumble slows down and settles on the face."""
+        if self._frames_left <= 0:
+            return
+        self._frames_left -= 1
+        self._frame += 1
+        self.shown = self.face if self._frames_left == 0 else self._tumble_face(self._frame)
+
+    def _tumble_face(self, frame: int) -> str:
+        # face changes get rarer as the die slows: every 3 frames at first, every ~9 at the end
+        progress = frame / max(1, frame + self._frames_left)
+        period = 3 + int(6 * progress)
+        flips = frame // period
+        candidates = [f for f in self.faces if f != self.face] or list(self.faces)
+        return candidates[(flips * 2 + 1) % len(candidates)]
+
+    def draw(self, surface: pygame.Surface, rect: pygame.Rect, *, inviting: bool = False,
+             pulse: float = 0.0) -> None:
+        """Draw the die in ``rect``; ``inviting`` pulses a ring to ask for a roll."""
+        side = rect.width
+        total = self._frame + self._frames_left
+        progress = self._frame / total if self.rolling and total else 1.0
+        angle = 0.0
+        offset = 0.0
+        if self.rolling:
+            angle = 540.0 * (1 - progress) ** 2  # spins fast, then settles flat
+            offset = -abs(math.sin(progress * math.pi * 3)) * side * 0.18 * (1 - progress)
+        if inviting:
+            grow = 4 + 3 * math.sin(pulse * 2 * math.pi)
+            pygame.draw.rect(surface, palette.HIGHLIGHT, rect.inflate(grow * 2, grow * 2), 4,
+                             border_radius=side // 5)
+        face_surface = pygame.Surface((side, side), pygame.SRCALPHA)
+        _paint_face(face_surface, self.shown)
+        if angle:
+            face_surface = pygame.transform.rotate(face_surface, angle)
+        surface.blit(face_surface, face_surface.get_rect(center=(rect.centerx, rect.centery + offset)))
+
+
+def _paint_face(surface: pygame.Surface, face: str | None) -> None:
+    side = surface.get_width()
+    body = surface.get_rect().inflate(-4, -4)
+    radius = side // 6
+    pygame.draw.rect(surface, (60, 50, 40), body.move(2, 3), border_radius=radius)  # shadow
+    colour = palette.SAILOR_CAPS.get(face or "", (250, 248, 240))
+    pygame.draw.rect(surface, colour, body, border_radius=radius)
+    pygame.draw.rect(surface, palette.shade(colour, 1.35), body.inflate(-side // 5, -side // 5), 3,
+                     border_radius=radius // 2)
+    if face == WILD:
+        _paint_wild(surface, body)
+    elif face is None:
+        mark = palette.text("?", side // 2, palette.INK_SOFT, bold=True)
+        surface.blit(mark, mark.get_rect(center=body.center))
+    pygame.draw.rect(surface, palette.INK, body, 2, border_radius=radius)
+
+
+def _paint_wild(surface: pygame.Surface, body: pygame.Rect) -> None:
+    """The wild face: a wheel of three sectors in the cap colours, any sailor may turn."""
+    centre = body.center
+    radius = body.width * 0.36
+    for k, name in enumerate(("red", "yellow", "blue")):
+        start = math.radians(90 + 120 * k)
+        points = [centre] + [(centre[0] + radius * math.cos(start + math.radians(120) * j / 12),
+                              centre[1] - radius * math.sin(start + math.radians(120) * j / 12))
+                             for j in range(13)]
+        pygame.draw.polygon(surface, palette.SAILOR_CAPS[name], points)
+    pygame.draw.circle(surface, palette.INK, centre, radius, 2)
+    pygame.draw.circle(surface, (250, 248, 240), centre, radius * 0.28)
+    pygame.draw.circle(surface, palette.INK, centre, radius * 0.28, 2)

@@ -1,0 +1,55 @@
+"""Short messages over the scene, read off the rules engine's transcript events.
+
+The words come from what the state logged (:meth:`kipp.state.GameState.events`): a pass,
+a crash and the chips it cost, a completed tower and its awards, a new round. Nothing
+here decides anything; it only says what the state says happened.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from viewer import palette
+
+MESSAGE_FRAMES = 150
+AFTERMATH_FRAMES = 150
+"""How long barrels are left falling after a crash, frames (2.5 s)."""
+
+
+@dataclass
+class Message:
+    """A short message over the scene (``big`` ones are the round's headlines)."""
+
+    title: str
+    subtitle: str = ""
+    colour: tuple[int, int, int] = palette.INK
+    big: bool = False
+    frames_left: int = MESSAGE_FRAMES
+
+
+def _chips(n: int) -> str:
+    return f"{n} chip" if n == 1 else f"{n} chips"
+
+
+def announce(names: Sequence[str], events: list[dict], current: Message | None) -> Message | None:
+    """The message to show after ``events`` (those one action produced); ``current`` if none."""
+    message = current
+    awards = [e for e in events if e["event"] == "award"]
+    for event in events:
+        kind = event["event"]
+        who = names[event["player"]] if "player" in event else ""
+        if kind == "pass":
+            message = Message(f"{who} passes", "returns a chip to the supply")
+        elif kind == "crash":
+            message = Message("Kaboom!", f"{who} returns {_chips(event['chips_returned'])}",
+                              palette.KABOOM, big=True, frames_left=AFTERMATH_FRAMES)
+        elif kind == "round_end" and event["completed"]:
+            gains = " / ".join(f"{names[a['player']]} +{a['chips']}" for a in awards)
+            amounts = " / ".join(f"+{a['chips']}" for a in awards[:2]) or "no chips left"
+            message = Message(f"Tower complete: {amounts}", gains, palette.GOOD, big=True)
+        elif kind == "round_start":
+            message = Message(f"Round {event['round']}", f"{names[event['starter']]} starts")
+    if awards and not any(e["event"] == "round_end" for e in events):
+        message = Message(f"{names[awards[0]['player']]} receives the passed chip", "", palette.GOOD)
+    return message
