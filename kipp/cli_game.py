@@ -1,6 +1,7 @@
 """``kipp game`` (a whole game headless, bots only) and ``kipp replay`` (check a recording).
 
-The physics referee is imported inside the commands, so ``kipp --help`` stays light.
+Referees come from :mod:`sim.referees`, which imports pymunk only when one is made, so
+``kipp --help`` stays light.
 """
 
 from __future__ import annotations
@@ -17,18 +18,15 @@ from kipp.state import IllegalActionError
 from kipp.replay import ReplayMismatch, params_fingerprint, replay as replay_events
 from kipp.transcript import Narrator, TranscriptError, json_line, parse_json_lines, with_header
 from sim.params import Params, load_params
+from sim.referees import make_referee, referee_names
 
-REFEREES = ("physics",)
-"""Referees ``--referee`` accepts (fast and hybrid come with their issue)."""
+REFEREES = referee_names()
+"""Referees ``--referee`` accepts."""
 
 
 def _make_referee(name: str, params: Params):
     """The referee called ``name`` (tests replace this function to avoid physics)."""
-    try:
-        from sim.physics_referee import PhysicsReferee
-    except ImportError as error:
-        raise UserError(f"the physics referee is not available ({error})") from None
-    return PhysicsReferee(params)
+    return make_referee(name, params)
 
 
 def _check_referee(name: str, what: str = "--referee") -> str:
