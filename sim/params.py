@@ -97,19 +97,20 @@ class SolverParams:
 
 @dataclass(frozen=True)
 class SettleParams:
-    """When the tower counts as at rest: for ``window_s`` seconds no barrel moved farther
-    than ``max_motion_m`` metres or turned more than ``max_rotation_rad`` radians.
+    """How long the world runs after a placement or a turn (seconds).
 
-    A pose window rather than a speed threshold: a tall tower keeps rocking by a few
-    hundredths of a degree on the solver's compliant contacts (top speeds near 10 mm/s)
-    long after it has found its place.
+    The plain loop runs ``max_time_s`` after each phase. The referee stops early once
+    the tower is certain to stand: for ``window_s`` with the deck at rest, the barrels'
+    kinetic energy stayed below ``energy_fraction`` of the smallest potential barrier
+    against toppling (:mod:`sim.energy`). Rest judged by speed or pose thresholds does not
+    work here: a tall tower keeps rocking by a few hundredths of a degree on the
+    solver's compliant contacts long after it has found its place.
     """
 
     drop_height_m: float
     max_time_s: float
     window_s: float
-    max_motion_m: float
-    max_rotation_rad: float
+    energy_fraction: float
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,25 @@ class CrashParams:
 
     max_relative_tilt_rad: float
     max_lift_m: float
+
+
+@dataclass(frozen=True)
+class FastParams:
+    """The fast referee's dynamic margins and the hybrid's band (:mod:`sim.fast_referee`), degrees.
+
+    A turn crashes when the static margin (how much more deck tilt the tower would stand,
+    :mod:`sim.static_check`) is below ``turn_margin_deg + turn_margin_deg_per_m * height``
+    (tower height in metres); a placement when it is below ``place_margin_deg``. The
+    hybrid referee asks physics when a margin is within ``hybrid_band_deg`` of its
+    threshold. ``recess_wall_contact_deg``: the bottom barrel pivots on the recess wall's
+    top edge when it would touch it after turning less than this.
+    """
+
+    turn_margin_deg: float
+    turn_margin_deg_per_m: float
+    place_margin_deg: float
+    hybrid_band_deg: float
+    recess_wall_contact_deg: float
 
 
 @dataclass(frozen=True)
@@ -132,6 +152,8 @@ class Params:
     solver: SolverParams
     settle: SettleParams
     crash: CrashParams
+    fast: FastParams
+    """The fast and hybrid referees' margins (fitted to physics, :mod:`calibration.margin_fit`)."""
 
     def barrel(self, name: str) -> BarrelSpec:
         """The catalogue entry of a barrel size (``large``, ``medium``, ``small``)."""
@@ -170,10 +192,16 @@ _SCHEMA: dict[str, Any] = {
         "drop_height_mm": (float, _NON_NEGATIVE),
         "max_time_s": (float, _POSITIVE),
         "window_s": (float, _POSITIVE),
-        "max_motion_mm": (float, _POSITIVE),
-        "max_rotation_deg": (float, _POSITIVE),
+        "energy_fraction": (float, _POSITIVE),
     },
     "crash": {"max_relative_tilt_deg": (float, _POSITIVE), "max_lift_mm": (float, _POSITIVE)},
+    "fast": {
+        "turn_margin_deg": (float, _ANY),
+        "turn_margin_deg_per_m": (float, _ANY),
+        "place_margin_deg": (float, _ANY),
+        "hybrid_band_deg": (float, _NON_NEGATIVE),
+        "recess_wall_contact_deg": (float, _NON_NEGATIVE),
+    },
 }
 
 _BARREL_SCHEMA = {
@@ -295,13 +323,13 @@ def _build(raw: Mapping) -> Params:
             drop_height_m=settle["drop_height_mm"] / 1000,
             max_time_s=settle["max_time_s"],
             window_s=settle["window_s"],
-            max_motion_m=settle["max_motion_mm"] / 1000,
-            max_rotation_rad=math.radians(settle["max_rotation_deg"]),
+            energy_fraction=settle["energy_fraction"],
         ),
         crash=CrashParams(
             max_relative_tilt_rad=math.radians(crash["max_relative_tilt_deg"]),
             max_lift_m=crash["max_lift_mm"] / 1000,
         ),
+        fast=FastParams(**raw["fast"]),
     )
 
 

@@ -5,14 +5,17 @@ built from the tower state (so a decision depends only on its inputs and is
 bit-identical across processes):
 
 1. ``place``: in the current slice, the barrel is released from rest 1 mm above the top
-   of the tower and the world runs until the tower is at rest, a fall is detected, or
-   ``settle.max_time_s`` has passed.
+   of the tower and the world runs for ``settle.max_time_s``.
 2. ``turn``: in the slice along the deck's downhill direction after the turn (the
    previous slice if the deck ends level), the deck's slope in that plane moves from
-   its old to its new value along the turn profile; then the tower settles as above.
+   its old to its new value along the turn profile; then the world runs for
+   ``settle.max_time_s`` more.
 
-A fall ends the decision at once (the decision is then certain); otherwise the tower
-stands. Falls and rest are checked once per 60 Hz frame (8 steps by default).
+The tower has crashed if a fall (:meth:`~sim.world.TowerWorld.find_fall`) is seen in
+any frame (checked once per 60 Hz frame, 8 steps by default). That is the **plain
+loop** (``plain=True``), the reference. By default the referee stops a phase early
+when its outcome is certain: at the first fall, or once the tower is certain to stand
+(its kinetic energy far below the smallest barrier against toppling, :mod:`sim.energy`).
 
 >>> from sim.tower import Placement, Turn
 >>> referee = PhysicsReferee()
@@ -29,8 +32,9 @@ import math
 from sim.geometry import deck_gradient, downhill_direction, slope_along
 from sim.params import Params, load_params
 from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
+from sim.energy import kinetic_energy, smallest_barrier
 from sim.turn_profile import turn_duration_s
-from sim.world import TowerWorld
+from sim.world import Fall, TowerWorld
 
 FRAME_HZ = 60
 """Falls and rest are checked once per frame of this rate."""
@@ -75,8 +79,10 @@ class DecisionRun:
     """
 
     def __init__(self, params: Params, tower: TowerState, placement: Placement | None,
-                 turn: Turn | None) -> None:
+                 turn: Turn | None, *, plain: bool = False) -> None:
         self.params = params
+        self.plain = plain
+        self._fall: Fall | None = None
         self.steps_per_frame = max(1, round(params.solver.steps_per_second / FRAME_HZ))
         self._tower = tower
         self._turn = turn
@@ -104,7 +110,7 @@ class DecisionRun:
         self.world.drop_barrel(spec, along, across)
         self.slice_direction_rad = direction
         self._deadline_s = self.params.settle.max_time_s
-        self._rest_window = (self.world.time_s, self.world.body_poses())
+        self._calm_since: float | None = None
 
     def _start_turn(self) -> None:
         turn = self._turn
@@ -122,7 +128,7 @@ class DecisionRun:
         self.world.start_deck_motion(slope_along(after, direction), duration, self.params.turn.profile)
         self.slice_direction_rad = direction
         self._deadline_s = duration + self.params.settle.max_time_s
-        self._rest_window = (duration, self.world.body_poses())
+        self._calm_since = None
 
     # --- stepping -----------------------------------------------------------------
 
@@ -133,37 +139,41 @@ class DecisionRun:
         world = self.world
         for _ in range(self.steps_per_frame):
             world.step()
-        world.check_sane()
-        fall = world.find_fall()
-        if fall is not None:
-            return self._finish(crashed=True, reason=fall.reason)
-        settled = self._at_rest()
-        if settled or world.time_s >= self._deadline_s - 1e-12:
-            reason = "at rest" if settled else f"still moving after {world.time_s:.2f} s (decided on the poses)"
-            if self.phase == "place" and self._turn is not None:
+        if self._fall is None:  # once fallen (plain loop) barrels may fall freely off the deck
+            world.check_sane()
+            self._fall = world.find_fall()
+            if self._fall is not None and not self.plain:
+                return self._finish(self._fall)
+        certain = not self.plain and self._certain_to_stand()
+        if certain or world.time_s >= self._deadline_s - 1e-12:
+            if self.phase == "place" and self._turn is not None and self._fall is None:
                 self._simulated_s += world.time_s
                 self._tower = tower_from_world(world, self._tower.turns, self.slice_direction_rad)
                 self._start_turn()
                 return None
-            return self._finish(crashed=False, reason=reason)
+            return self._finish(self._fall)
         return None
 
-    def _at_rest(self) -> bool:
-        """Has no barrel moved beyond the settle limits for a whole window (deck at rest)?"""
-        world = self.world
-        if world.deck_moving:
+    def _certain_to_stand(self) -> bool:
+        """Has the tower's kinetic energy stayed far below its smallest barrier against
+        toppling for a whole settle window, with the deck at rest?"""
+        world, settle = self.world, self.params.settle
+        calm = (not world.deck_moving
+                and kinetic_energy(world) < settle.energy_fraction * smallest_barrier(world))
+        if not calm:
+            self._calm_since = None
             return False
-        since, poses = self._rest_window
-        if world.moved_since(poses):
-            self._rest_window = (world.time_s, world.body_poses())
-            return False
-        return world.time_s - since >= self.params.settle.window_s - 1e-12
+        if self._calm_since is None:
+            self._calm_since = world.time_s
+        return world.time_s - self._calm_since >= settle.window_s - 1e-12
 
-    def _finish(self, *, crashed: bool, reason: str) -> Decision:
+    def _finish(self, fall: Fall | None) -> Decision:
         self._simulated_s += self.world.time_s
         tower = tower_from_world(self.world, self._tower.turns, self.slice_direction_rad)
+        crashed = fall is not None
         self.decision = Decision(crashed=crashed, tower=tower, phase=self.phase if crashed else None,
-                                 reason=reason, simulated_s=self._simulated_s)
+                                 reason=fall.reason if crashed else "stands",
+                                 simulated_s=self._simulated_s)
         return self.decision
 
 
@@ -177,13 +187,16 @@ def _clamp_radius(x: float, y: float, limit: float) -> tuple[float, float]:
 class PhysicsReferee:
     """The ground-truth referee: every decision simulated with pymunk.
 
-    Implements :class:`sim.tower.Referee`. ``params`` defaults to the shipped set.
+    Implements :class:`sim.tower.Referee`. ``params`` defaults to the shipped set;
+    ``plain=True`` gives the fixed-length reference loop (same decisions, slower).
     """
 
     name = "physics"
 
-    def __init__(self, params: Params | None = None) -> None:
+    def __init__(self, params: Params | None = None, *, plain: bool = False) -> None:
         self.params = params if params is not None else load_params()
+        self.plain = plain
+        """Run the fixed-length reference loop, without early exits."""
 
     def new_tower(self) -> TowerState:
         """An empty deck with all sailors level."""
@@ -191,7 +204,7 @@ class PhysicsReferee:
 
     def start(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> DecisionRun:
         """Begin a decision to be advanced frame by frame (for the viewer)."""
-        return DecisionRun(self.params, tower, placement, turn)
+        return DecisionRun(self.params, tower, placement, turn, plain=self.plain)
 
     def decide(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> Decision:
         """Place (if any), settle, turn (if any), settle: stands or crashed, and the new tower."""

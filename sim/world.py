@@ -204,49 +204,41 @@ class TowerWorld:
         Fallen means (DESIGN.md 3.4): turned more than ``crash.max_relative_tilt_rad``
         against its support, its bottom-face centre lifted more than ``crash.max_lift_m``
         off the support's top face or beyond that face's edge, or off the deck.
+        Runs once per frame, so poses are read once per body and transformed here.
         """
         crash = self.params.crash
-        support_body = self.deck
+        max_tilt, max_lift = crash.max_relative_tilt_rad, crash.max_lift_m * CM_PER_M
+        support_angle = self.deck.angle
+        support_x, support_y = self.deck.position
         support: _Barrel | None = None
         for index, barrel in enumerate(self.barrels):
-            relative = _wrap(barrel.body.angle - support_body.angle)
-            if abs(relative) > crash.max_relative_tilt_rad:
+            body = barrel.body
+            angle = body.angle
+            x, y = body.position
+            relative = _wrap(angle - support_angle)
+            if abs(relative) > max_tilt:
                 return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) turned "
                                    f"{math.degrees(relative):+.1f} deg against its support")
-            bottom = barrel.body.local_to_world((0.0, -barrel.spec.height_m / 2 * CM_PER_M))
-            x, y = support_body.world_to_local(bottom)
-            x, y = x / CM_PER_M, y / CM_PER_M
+            # bottom-face centre in the support's frame, cm
+            half = barrel.spec.height_m / 2 * CM_PER_M
+            dx = x + math.sin(angle) * half - support_x
+            dy = y - math.cos(angle) * half - support_y
+            cos_s, sin_s = math.cos(support_angle), math.sin(support_angle)
+            along, up = cos_s * dx + sin_s * dy, cos_s * dy - sin_s * dx
             if support is None:
-                edge, face = self.params.ship.deck_half_length_m, self.floor_height_m(x)
+                edge_m, face_m = self.params.ship.deck_half_length_m, self.floor_height_m(along / CM_PER_M)
                 where = "the deck"
             else:
-                edge, face = support.top_half_width_m, support.spec.height_m / 2
+                edge_m, face_m = support.top_half_width_m, support.spec.height_m / 2
                 where = f"barrel {index}"
-            if abs(x) > edge:
+            if abs(along) > edge_m * CM_PER_M:
                 return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) slid off {where}")
-            if y - face > crash.max_lift_m:
+            lift = up - face_m * CM_PER_M
+            if lift > max_lift:
                 return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) lifted "
-                                   f"{(y - face) * 1000:.1f} mm off {where}")
-            support_body, support = barrel.body, barrel
+                                   f"{lift * 10:.1f} mm off {where}")
+            support, support_angle, support_x, support_y = barrel, angle, x, y
         return None
-
-    def body_poses(self) -> list[tuple[float, float, float]]:
-        """World-frame pose (x cm, y cm, angle rad) of each barrel: cheap, for motion checks."""
-        return [(b.body.position.x, b.body.position.y, b.body.angle) for b in self.barrels]
-
-    def moved_since(self, poses: list[tuple[float, float, float]]) -> bool:
-        """Has any barrel moved or turned more than the settle limits since ``poses``
-        (from :meth:`body_poses`; a barrel added since counts as moved)?"""
-        if len(poses) != len(self.barrels):
-            return True
-        settle = self.params.settle
-        limit = settle.max_motion_m * CM_PER_M
-        for (x, y, angle), barrel in zip(poses, self.barrels):
-            position = barrel.body.position
-            if (abs(position.x - x) > limit or abs(position.y - y) > limit
-                    or abs(barrel.body.angle - angle) > settle.max_rotation_rad):
-                return True
-        return False
 
     def poses(self) -> list[tuple[float, float, float]]:
         """Deck-frame pose (s_m, z_m, tilt_rad) of each barrel, bottom first."""

@@ -1,0 +1,75 @@
+"""Can the tower still fall? Kinetic energy against the smallest potential barrier.
+
+Once the deck has stopped, nothing feeds energy into the tower. For the part of the
+tower above any interface to topple over an edge of its contact, its centre of mass
+(mass M, at horizontal distance d and height h from that edge) must first rise to
+stand above the edge: a barrier of ``M g (sqrt(d^2 + h^2) - h)``. If the kinetic energy
+of all barrels together is well below the smallest such barrier, no interface can
+topple: the decision "stands" is already certain, and the simulation may stop. A centre
+of mass already outside its contact has no barrier at all.
+
+The edges are the contact points pymunk reports between each barrel and its support,
+so the recess wall, narrowed faces and offsets are all accounted for. Values are in the
+world's internal units (grams, centimetres, seconds); only the ratio matters.
+"""
+
+from __future__ import annotations
+
+import math
+
+from sim.world import TowerWorld
+
+
+def kinetic_energy(world: TowerWorld) -> float:
+    """Total kinetic energy of the barrels (translation + rotation), g cm^2 / s^2."""
+    total = 0.0
+    for barrel in world.barrels:
+        body = barrel.body
+        vx, vy = body.velocity
+        total += body.mass * (vx * vx + vy * vy) + body.moment * body.angular_velocity ** 2
+    return 0.5 * total
+
+
+def _contact_points(body, support_shapes) -> list[tuple[float, float]]:
+    """World (x, y) of every contact point between ``body`` and any of ``support_shapes``."""
+    points: list[tuple[float, float]] = []
+
+    def collect(arbiter) -> None:
+        a, b = arbiter.shapes
+        if a in support_shapes or b in support_shapes:
+            points.extend((p.point_a.x, p.point_a.y) for p in arbiter.contact_point_set.points)
+
+    body.each_arbiter(collect)
+    return points
+
+
+def smallest_barrier(world: TowerWorld) -> float:
+    """The smallest potential barrier (g cm^2 / s^2) against toppling at any interface;
+    0 when some part of the tower has no contact below it or stands outside its contact."""
+    gravity = -world.space.gravity.y
+    barrels = world.barrels
+    # centres of mass of every sub-stack, from the top down
+    mass, moment_x, moment_y = 0.0, 0.0, 0.0
+    sub_stacks = []
+    for barrel in reversed(barrels):
+        body = barrel.body
+        x, y = body.position
+        mass += body.mass
+        moment_x += body.mass * x
+        moment_y += body.mass * y
+        sub_stacks.append((mass, moment_x / mass, moment_y / mass))
+    sub_stacks.reverse()
+    deck_shapes = set(world.deck.shapes)
+    smallest = math.inf
+    for index, (barrel, (m, cx, cy)) in enumerate(zip(barrels, sub_stacks)):
+        support = deck_shapes if index == 0 else {barrels[index - 1].shape}
+        points = _contact_points(barrel.body, support)
+        if not points:
+            return 0.0
+        low, high = min(points), max(points)
+        if not low[0] <= cx <= high[0]:
+            return 0.0
+        for edge_x, edge_y in (low, high):
+            distance, height = cx - edge_x, cy - edge_y
+            smallest = min(smallest, m * gravity * (math.hypot(distance, height) - height))
+    return smallest
