@@ -16,6 +16,10 @@ any frame (checked once per 60 Hz frame, 8 steps by default). That is the **plai
 loop** (``plain=True``), the reference. By default the referee stops a phase early
 when its outcome is certain: at the first fall, or once the tower is certain to stand
 (its kinetic energy far below the smallest barrier against toppling, :mod:`sim.energy`).
+In both, a standing phase hands on the tower as it stood at that moment of certainty:
+the player turns the sailor once the barrel has come to rest. (Handing on the poses
+from the end of a 2 s wait instead flipped 2 of 500 close calls: the solver lets a tall
+tower rock slightly, so the exact poses depend on when they are taken.)
 
 >>> from sim.tower import Placement, Turn
 >>> referee = PhysicsReferee()
@@ -111,6 +115,7 @@ class DecisionRun:
         self.slice_direction_rad = direction
         self._deadline_s = self.params.settle.max_time_s
         self._calm_since: float | None = None
+        self._standing: TowerState | None = None
 
     def _start_turn(self) -> None:
         turn = self._turn
@@ -129,6 +134,7 @@ class DecisionRun:
         self.slice_direction_rad = direction
         self._deadline_s = duration + self.params.settle.max_time_s
         self._calm_since = None
+        self._standing = None
 
     # --- stepping -----------------------------------------------------------------
 
@@ -144,15 +150,27 @@ class DecisionRun:
             self._fall = world.find_fall()
             if self._fall is not None and not self.plain:
                 return self._finish(self._fall)
-        certain = not self.plain and self._certain_to_stand()
+            if self._standing is None and self._certain_to_stand():
+                self._standing = tower_from_world(world, self._tower.turns, self.slice_direction_rad)
+        certain = self._standing is not None and not self.plain
         if certain or world.time_s >= self._deadline_s - 1e-12:
             if self.phase == "place" and self._turn is not None and self._fall is None:
                 self._simulated_s += world.time_s
-                self._tower = tower_from_world(world, self._tower.turns, self.slice_direction_rad)
+                self._tower = self._standing_tower()
                 self._start_turn()
                 return None
             return self._finish(self._fall)
         return None
+
+    def _standing_tower(self) -> TowerState:
+        """The tower as it stood when it was first certain to stand, else as it is now.
+
+        Both the plain loop and the early exit hand this state on (to the turn, or in the
+        decision), so the moment a phase stops never changes what comes after it.
+        """
+        if self._standing is not None:
+            return self._standing
+        return tower_from_world(self.world, self._tower.turns, self.slice_direction_rad)
 
     def _certain_to_stand(self) -> bool:
         """Has the tower's kinetic energy stayed far below its smallest barrier against
@@ -169,8 +187,11 @@ class DecisionRun:
 
     def _finish(self, fall: Fall | None) -> Decision:
         self._simulated_s += self.world.time_s
-        tower = tower_from_world(self.world, self._tower.turns, self.slice_direction_rad)
         crashed = fall is not None
+        if crashed:
+            tower = tower_from_world(self.world, self._tower.turns, self.slice_direction_rad)
+        else:
+            tower = self._standing_tower()
         self.decision = Decision(crashed=crashed, tower=tower, phase=self.phase if crashed else None,
                                  reason=fall.reason if crashed else "stands",
                                  simulated_s=self._simulated_s)

@@ -18,8 +18,22 @@ def _physics(params: Params) -> Referee:
     return PhysicsReferee(params)
 
 
+def _fast(params: Params) -> Referee:
+    from sim.fast_referee import FastReferee
+
+    return FastReferee(params)
+
+
+def _hybrid(params: Params) -> Referee:
+    from sim.hybrid_referee import HybridReferee
+
+    return HybridReferee(params)
+
+
 REFEREE_FACTORIES: dict[str, Callable[[Params], Referee]] = {
     "physics": _physics,
+    "fast": _fast,
+    "hybrid": _hybrid,
 }
 """Name -> factory taking the parameter set."""
 

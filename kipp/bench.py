@@ -1,0 +1,202 @@
+"""The performance figures of DESIGN.md section 7, measured in one run (``kipp bench``).
+
+- ``physics_plain_turn_ms_median``, ``physics_turn_ms_median``, ``physics_turn_ms_p90``:
+  CPU milliseconds (``time.process_time``) of a 12-barrel turn decision -- an 11-barrel
+  tower stacked by physics, the 12th barrel placed and a sailor turned
+  (:func:`sim.benchmark.turn_situations`) -- by the plain fixed-length loop and by the
+  default (early-stopping) physics referee.
+- ``fast_decisions_per_s``, ``fast_batch_decisions_per_s``: fast-referee decisions per
+  CPU second on the benchmark situations, one ``decide`` call each, and one
+  ``decide_batch`` call for the whole set.
+- ``rounds_per_s_per_core``: complete rounds (whole seeded games of two default bots, 3
+  rounds each) per CPU second, per referee.
+- ``agreement``: fraction of the benchmark situations (:mod:`kipp.bench_situations`) on
+  which ``fast`` and ``hybrid`` agree with the physics referee's stored decision (the
+  hybrid's band situations are physics decisions, so they agree by construction; that is
+  what re-running physics on them would give, physics being deterministic).
+- ``speedup_2_workers``: wall time of a small sweep of fast-referee games on one worker
+  process over that on two (both pools started and warmed up before the clock starts).
+
+Extra keys: ``hybrid_physics_share`` (fraction of the set the hybrid hands to physics),
+``hybrid_physics_share_games`` (of the decisions in the timed hybrid games),
+``benchmark_situations``, ``quick``, and ``viewer`` (frame times, with ``--viewer``).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import time
+from typing import Callable
+
+import numpy as np
+
+from kipp.bench_situations import load_situations
+from kipp.bots import Bot
+from kipp.config import GameConfig
+from kipp.play import play_game
+from sim.params import Params, load_params
+from sim.referees import make_referee
+
+REFEREES = ("physics", "fast", "hybrid")
+ROUNDS_PER_GAME = 3
+_CONFIG = GameConfig(players=("Bot 1", "Bot 2"))
+
+# games timed per referee, (quick, full)
+_GAMES = {"physics": (1, 6), "fast": (40, 300), "hybrid": (15, 100)}
+_TURN_SITUATIONS = (3, 20)
+_SWEEP_GAMES = (48, 400)
+
+
+def _cpu(fn: Callable[[], object], at_least_s: float = 0.0) -> tuple[float, int]:
+    """CPU seconds per call of ``fn`` and the number of calls (repeated until ``at_least_s``)."""
+    calls, start = 0, time.process_time()
+    while True:
+        fn()
+        calls += 1
+        spent = time.process_time() - start
+        if spent >= at_least_s:
+            return spent / calls, calls
+
+
+def physics_turn_ms(params: Params, count: int, seed: int) -> dict:
+    """Median/p90 CPU ms of 12-barrel turn decisions, plain loop and default physics referee."""
+    from sim.benchmark import time_decisions, turn_situations
+    from sim.physics_referee import PhysicsReferee
+
+    physics = PhysicsReferee(params)
+    situations = turn_situations(physics, count, seed)
+    optimised, decisions = time_decisions(physics, situations)
+    plain, plain_decisions = time_decisions(PhysicsReferee(params, plain=True), situations)
+    return {"physics_plain_turn_ms_median": float(np.median(plain) * 1000),
+            "physics_turn_ms_median": float(np.median(optimised) * 1000),
+            "physics_turn_ms_p90": float(np.percentile(optimised, 90) * 1000),
+            "physics_turn_decisions": len(situations),
+            "physics_turn_same_as_plain": sum(a.crashed == b.crashed for a, b in zip(decisions, plain_decisions))}
+
+
+def play_games(referee_name: str, params: Params, seeds: range) -> int:
+    """Play one seeded game per seed with two default bots; the number of rounds played."""
+    referee = make_referee(referee_name, params)
+    bots = [Bot(name, params=params) for name in _CONFIG.players]
+    for seed in seeds:
+        play_game(_CONFIG, referee, bots, seed, params=params)
+    return ROUNDS_PER_GAME * len(seeds)
+
+
+def rounds_per_s(referee_name: str, params: Params, games: int, seed: int) -> tuple[float, object]:
+    """Complete rounds per CPU second with ``referee_name`` (and the referee, for its counters)."""
+    referee = make_referee(referee_name, params)
+    bots = [Bot(name, params=params) for name in _CONFIG.players]
+    start = time.process_time()
+    for game_seed in range(seed, seed + games):
+        play_game(_CONFIG, referee, bots, game_seed, params=params)
+    return ROUNDS_PER_GAME * games / (time.process_time() - start), referee
+
+
+_WORKER_PARAMS: Params | None = None
+
+
+def _init_worker() -> None:
+    global _WORKER_PARAMS
+    _WORKER_PARAMS = load_params()
+    play_games("fast", _WORKER_PARAMS, range(1))  # imports and caches warm before the clock starts
+
+
+def _sweep_chunk(seeds: range) -> int:
+    return play_games("fast", _WORKER_PARAMS, seeds)
+
+
+def _ready(_: int) -> int:
+    time.sleep(0.05)  # long enough that every worker takes one
+    return 0
+
+
+def sweep_seconds(workers: int, games: int, seed: int) -> float:
+    """Wall seconds of ``games`` fast-referee games in chunks on a pool of ``workers`` processes."""
+    chunks = [range(s, min(s + 4, seed + games)) for s in range(seed, seed + games, 4)]
+    with cf.ProcessPoolExecutor(workers, initializer=_init_worker) as pool:
+        list(pool.map(_ready, range(2 * workers)))
+        start = time.perf_counter()
+        rounds = sum(pool.map(_sweep_chunk, chunks))
+        elapsed = time.perf_counter() - start
+    assert rounds == ROUNDS_PER_GAME * games
+    return elapsed
+
+
+def agreement(params: Params) -> dict:
+    """Agreement of fast and hybrid with the stored physics decisions, and the fast speeds."""
+    from sim.fast_referee import FastReferee
+
+    stored = load_situations()
+    situations = [s.situation for s in stored]
+    labels = np.array([s.crashed for s in stored])
+    fast = FastReferee(params)
+    assessment = fast.assess_batch(situations)
+    fast_crashed = assessment.crashed
+    to_physics = assessment.closest_deg() < params.fast.hybrid_band_deg
+    single_s, _ = _cpu(lambda: [fast.decide(*s) for s in situations], 0.2)
+    batch_s, _ = _cpu(lambda: fast.decide_batch(situations), 0.2)
+    return {"agreement": {"fast": float(np.mean(fast_crashed == labels)),
+                          "hybrid": float(np.mean(to_physics | (fast_crashed == labels)))},
+            "hybrid_physics_share": float(np.mean(to_physics)),
+            "benchmark_situations": len(stored),
+            "fast_decisions_per_s": len(situations) / single_s,
+            "fast_batch_decisions_per_s": len(situations) / batch_s}
+
+
+def measure(params: Params | None = None, *, quick: bool = False, seed: int = 0, viewer: bool = False,
+            progress: Callable[[str], None] | None = None) -> dict:
+    """Every figure of the module docstring, as a JSON-ready dict."""
+    params = params if params is not None else load_params()
+    level = 0 if quick else 1
+    say = progress or (lambda _: None)
+    result: dict = {"quick": quick}
+    say("physics turn decisions")
+    result.update(physics_turn_ms(params, _TURN_SITUATIONS[level], seed))
+    say("fast referee and agreement")
+    result.update(agreement(params))
+    result["rounds_per_s_per_core"] = {}
+    for name in REFEREES:
+        say(f"rounds with the {name} referee")
+        rate, referee = rounds_per_s(name, params, _GAMES[name][level], seed)
+        result["rounds_per_s_per_core"][name] = rate
+        if name == "hybrid":
+            result["hybrid_physics_share_games"] = referee.physics_calls / max(1, referee.decisions)
+    say("sweep on 1 and 2 workers")
+    one = sweep_seconds(1, _SWEEP_GAMES[level], seed)
+    two = sweep_seconds(2, _SWEEP_GAMES[level], seed)
+    result["speedup_2_workers"] = one / two
+    if viewer:
+        say("viewer frame times")
+        from viewer.bench import measure as viewer_measure
+
+        result["viewer"] = viewer_measure(params)
+    return result
+
+
+ROWS = (
+    ("physics_plain_turn_ms_median", "physics turn decision, plain loop, median", "ms", "{:.1f}"),
+    ("physics_turn_ms_median", "physics turn decision, median", "ms", "{:.1f}"),
+    ("physics_turn_ms_p90", "physics turn decision, p90", "ms", "{:.1f}"),
+    ("fast_decisions_per_s", "fast decisions, one by one", "/s", "{:,.0f}"),
+    ("fast_batch_decisions_per_s", "fast decisions, batched", "/s", "{:,.0f}"),
+    ("speedup_2_workers", "speed-up of 2 workers over 1", "x", "{:.2f}"),
+)
+
+
+def table(result: dict) -> str:
+    """The figures as a readable table."""
+    lines = []
+    for key, label, unit, fmt in ROWS:
+        lines.append(f"{label:<44} {fmt.format(result[key]):>12} {unit}")
+    for name, rate in result["rounds_per_s_per_core"].items():
+        lines.append(f"{'rounds per CPU second, ' + name:<44} {rate:>12,.1f} /s")
+    n = result["benchmark_situations"]
+    for name, value in result["agreement"].items():
+        lines.append(f"{'agreement with physics, ' + name:<44} {value:>12.1%}   of {n} situations")
+    lines.append(f"{'hybrid decisions sent to physics (set/games)':<44} "
+                 f"{result['hybrid_physics_share']:>6.1%} / {result['hybrid_physics_share_games']:.1%}")
+    if "viewer" in result:
+        view = result["viewer"]["tower12"] or result["viewer"]["all"]
+        lines.append(f"{'viewer frame time, median / p99':<44} {view['median_ms']:>6.1f} / {view['p99_ms']:.1f} ms")
+    return "\n".join(lines)

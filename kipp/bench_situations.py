@@ -1,0 +1,215 @@
+"""The benchmark situations: game situations labelled by the physics referee.
+
+A situation is what a referee is asked in a game: a tower, a placement (or none, on a
+blue roll) and a turn (or none, when a wild roll's sailor is still to be chosen). The set
+is drawn from seeded games of two default bots (:class:`kipp.bots.Bot`) refereed by
+physics: every decision the games asked for, plus the same tower and placement with each
+other sailor turned instead (the die could have shown them). It keeps every candidate
+whose static margin (:mod:`sim.static_check`, the worse of the two phases) is within
+``near_deg`` of zero -- that is where decisions flip -- (at most ``near_share`` of the
+set) and fills up to ``count`` with a random sample of the others. Each situation carries the physics referee's decision
+(``crashed``, ``phase``) and that of its plain fixed-length loop (``crashed_plain``), so
+agreement is measured without re-running physics.
+
+The shipped set is ``kipp/data/benchmark_situations.json``; regenerate it with
+``python -m kipp.bench_situations --out kipp/data/benchmark_situations.json`` after a
+change to the physics or the default parameters (the file records the parameters'
+fingerprint; :func:`load_situations` checks it with ``check_params``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from dataclasses import dataclass, fields
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from kipp.bots import Bot
+from kipp.config import GameConfig
+from kipp.play import play_game
+from sim.params import SCREWS, Params, load_params
+from sim.tower import Decision, Placement, TowerState, Turn
+
+FORMAT = "kipp-benchmark-situations"
+VERSION = 1
+DATA_FILE = "benchmark_situations.json"
+
+
+@dataclass(frozen=True)
+class BenchSituation:
+    """One labelled situation; ``crashed``/``phase`` from the physics referee, ``crashed_plain``
+    from its plain loop; ``game_seed`` of the game it came from; ``counterfactual``: another
+    sailor than the one the game turned."""
+
+    tower: TowerState
+    placement: Placement | None
+    turn: Turn | None
+    crashed: bool
+    phase: str | None
+    crashed_plain: bool
+    game_seed: int
+    counterfactual: bool
+    static_margin_deg: float
+
+    def to_dict(self) -> dict:
+        p, t = self.placement, self.turn
+        return {"tower": self.tower.to_dict(),
+                "placement": None if p is None else {"size": p.size, "x_m": p.x_m, "y_m": p.y_m},
+                "turn": None if t is None else {"sailor": t.sailor, "revolutions": t.revolutions},
+                "crashed": self.crashed, "phase": self.phase, "crashed_plain": self.crashed_plain,
+                "game_seed": self.game_seed, "counterfactual": self.counterfactual,
+                "static_margin_deg": self.static_margin_deg}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "BenchSituation":
+        p, t = data["placement"], data["turn"]
+        return cls(tower=TowerState.from_dict(data["tower"]),
+                   placement=None if p is None else Placement(p["size"], float(p["x_m"]), float(p["y_m"])),
+                   turn=None if t is None else Turn(t["sailor"], float(t["revolutions"])),
+                   crashed=bool(data["crashed"]), phase=data["phase"], crashed_plain=bool(data["crashed_plain"]),
+                   game_seed=int(data["game_seed"]), counterfactual=bool(data["counterfactual"]),
+                   static_margin_deg=float(data["static_margin_deg"]))
+
+    @property
+    def situation(self) -> tuple[TowerState, Placement | None, Turn | None]:
+        return self.tower, self.placement, self.turn
+
+
+def physics_fingerprint(params: Params) -> str:
+    """A short hash of everything physics uses (the ``fast`` margins left out)."""
+    text = repr([getattr(params, f.name) for f in fields(params) if f.name != "fast"])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class _Recorder:
+    """A referee that passes every question to ``inner`` and remembers it with the answer."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+        self.calls: list[tuple[TowerState, Placement | None, Turn | None, Decision]] = []
+
+    def new_tower(self) -> TowerState:
+        return self.inner.new_tower()
+
+    def decide(self, tower, placement, turn) -> Decision:
+        decision = self.inner.decide(tower, placement, turn)
+        self.calls.append((tower, placement, turn, decision))
+        return decision
+
+
+def candidates(params: Params, games: int, seed: int) -> list[tuple[int, bool, tuple, Decision | None]]:
+    """(game seed, counterfactual, situation, physics decision or None) from ``games`` seeded games."""
+    from sim.physics_referee import PhysicsReferee
+
+    config = GameConfig(players=("Bot 1", "Bot 2"))
+    found: list[tuple[int, bool, tuple, Decision | None]] = []
+    for game_seed in range(seed, seed + games):
+        recorder = _Recorder(PhysicsReferee(params))
+        bots = [Bot(name, params=params) for name in config.players]
+        play_game(config, recorder, bots, game_seed, params=params)
+        for tower, placement, turn, decision in recorder.calls:
+            found.append((game_seed, False, (tower, placement, turn), decision))
+            if turn is None:
+                continue
+            for sailor in SCREWS:
+                if sailor != turn.sailor:
+                    found.append((game_seed, True, (tower, placement, Turn(sailor, turn.revolutions)), None))
+    return found
+
+
+def generate(params: Params | None = None, *, games: int = 40, seed: int = 0, count: int = 400,
+             near_deg: float = 1.5, near_share: float = 0.8, progress=None) -> dict:
+    """The benchmark set as a JSON-ready dict (see the module docstring)."""
+    from sim.fast_referee import FastReferee
+    from sim.physics_referee import PhysicsReferee
+
+    params = params if params is not None else load_params()
+    found = candidates(params, games, seed)
+    assessment = FastReferee(params).assess_batch([situation for _, _, situation, _ in found])
+    margin = np.fmin(assessment.place_margin_deg, np.where(assessment.place_crashed, np.nan,
+                                                           assessment.turn_margin_deg))
+    near = np.flatnonzero(np.abs(margin) <= near_deg)
+    far = np.flatnonzero(~(np.abs(margin) <= near_deg))
+    rng = np.random.default_rng(seed)
+    if len(near) > near_share * count:  # keep some clear cases too, to measure agreement there
+        near = np.sort(rng.choice(near, int(near_share * count), replace=False))
+    fill = np.sort(rng.choice(far, min(len(far), count - len(near)), replace=False))
+    chosen = np.sort(np.concatenate([near, fill])).astype(int)
+    physics, plain = PhysicsReferee(params), PhysicsReferee(params, plain=True)
+    situations = []
+    for k, i in enumerate(chosen):
+        game_seed, counterfactual, situation, decision = found[i]
+        if decision is None:
+            decision = physics.decide(*situation)
+        reference = plain.decide(*situation)
+        situations.append(BenchSituation(*situation, crashed=decision.crashed, phase=decision.phase,
+                                         crashed_plain=reference.crashed, game_seed=game_seed,
+                                         counterfactual=counterfactual,
+                                         static_margin_deg=round(float(margin[i]), 6)).to_dict())
+        if progress is not None:
+            progress(k + 1, len(chosen))
+    return {"format": FORMAT, "version": VERSION, "params": physics_fingerprint(params),
+            "generator": {"games": games, "seed": seed, "count": count, "near_deg": near_deg,
+                          "candidates": len(found), "near": int(np.sum(np.abs(margin) <= near_deg))},
+            "situations": situations}
+
+
+def load_situations(path: str | Path | None = None, *, check_params: Params | None = None) -> list[BenchSituation]:
+    """The situations of a benchmark file (default: the shipped set).
+
+    With ``check_params``, raise ``ValueError`` if the file was labelled with other physics.
+    """
+    if path is None:
+        text = resources.files("kipp").joinpath("data", DATA_FILE).read_text(encoding="utf-8")
+    else:
+        text = Path(path).read_text(encoding="utf-8")
+    data = json.loads(text)
+    if data.get("format") != FORMAT or data.get("version") != VERSION:
+        raise ValueError(f"{path or DATA_FILE}: not a {FORMAT} file of version {VERSION}")
+    if check_params is not None and data["params"] != physics_fingerprint(check_params):
+        raise ValueError(f"{path or DATA_FILE}: labelled with other physics parameters "
+                         f"({data['params']} != {physics_fingerprint(check_params)}); regenerate it")
+    return [BenchSituation.from_dict(item) for item in data["situations"]]
+
+
+def dumps(data: dict) -> str:
+    """The file's text: the header, then one situation per line (readable diffs)."""
+    header = json.dumps({k: v for k, v in data.items() if k != "situations"})
+    rows = ",\n".join(json.dumps(s, separators=(",", ":")) for s in data["situations"])
+    return header[:-1] + ', "situations": [\n' + rows + "\n]}\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m kipp.bench_situations", description=__doc__.split("\n")[0])
+    parser.add_argument("--out", required=True, help="JSON file to write")
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--count", type=int, default=400)
+    parser.add_argument("--near-deg", type=float, default=1.5)
+    args = parser.parse_args(argv)
+
+    def progress(done: int, total: int) -> None:
+        if done % 50 == 0 or done == total:
+            print(f"labelled {done}/{total}", file=sys.stderr)
+
+    data = generate(games=args.games, seed=args.seed, count=args.count, near_deg=args.near_deg, progress=progress)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(out.suffix + ".tmp")
+    tmp.write_text(dumps(data), encoding="utf-8")
+    tmp.replace(out)
+    crashed = sum(s["crashed"] for s in data["situations"])
+    flips = sum(s["crashed"] != s["crashed_plain"] for s in data["situations"])
+    print(f"{out}: {len(data['situations'])} situations ({data['generator']['near']} near the threshold "
+          f"of {data['generator']['candidates']}), {crashed} crashes, {flips} differ from the plain loop",
+          file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,259 @@
+"""The static check of a whole tower, vectorised in numpy over a batch of towers.
+
+For every interface -- the deck under the bottom barrel, and each barrel on the one
+below -- the barrels above it stand if the gravity line through their centre of mass
+meets the interface inside the contact region, and if the interface does not slide
+(tan(theta) <= mu). Everything is in the deck frame (x toward the bow, y to port, z up
+from the deck's top surface; metres), the deck tilted by its gradient g = (dz/dx, dz/dy):
+
+- The contact region of barrel k on barrel k-1 is the intersection (a lens) of barrel
+  k's bottom disc and barrel k-1's top disc, both of the end radius, centred on the
+  barrels' (x, y). For the bottom barrel it is its own bottom disc on the deck (or on the
+  floor of the round recess at the tower spot).
+- Gravity, seen in the deck frame, leans toward the downhill direction d = -g / |g| by
+  theta = atan(|g|): the gravity line through a centre of mass H above the interface
+  meets it at p + H tan(theta) d, with p the centre of mass's (x, y). The largest tilt
+  the interface stands is atan(t_exit / H), t_exit the distance from p along d to the
+  lens's edge; the margin of the interface is that angle minus theta (negative: it falls).
+- The bottom barrel in the recess may also pivot on the recess wall's top edge (at the
+  deck's top surface, radius of the recess) when its side would touch that edge after
+  turning less than ``recess_wall_contact_rad`` about its own bottom corner; it then
+  stands up to the larger of the two angles. In the recess it cannot slide.
+
+These are the closed forms of :mod:`sim.statics`: a centred stack of N equal boxes
+(w wide, h high) on a flat deck topples at tan(theta) = w / (N h); any interface slides
+at tan(theta) = mu. Offsets across the downhill direction shorten the lever to the chord
+of the disc (the 2D physics narrows its faces the same way, :mod:`sim.barrel_shape`).
+
+Barrel tilts in the tower state are not used: the centres' (x, y, z) already carry the
+small leans a settled tower has.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from sim.barrel_shape import outline
+from sim.params import BarrelSpec, Params
+from sim.tower import BarrelPose
+
+_FAR = 1e3
+"""Radius (m) standing in for 'no limit' (the deck under a barrel outside the recess)."""
+
+
+@dataclass(frozen=True)
+class SizeTable:
+    """Per barrel size: end radius, height, mass and side half-width at the recess depth."""
+
+    index: dict[str, int]
+    radius_m: np.ndarray
+    height_m: np.ndarray
+    mass_kg: np.ndarray
+    side_at_recess_m: np.ndarray
+
+    @classmethod
+    def from_params(cls, params: Params) -> "SizeTable":
+        depth = params.ship.recess_depth_m
+        return cls(index={spec.name: i for i, spec in enumerate(params.barrels)},
+                   radius_m=np.array([s.end_diameter_m / 2 for s in params.barrels]),
+                   height_m=np.array([s.height_m for s in params.barrels]),
+                   mass_kg=np.array([s.mass_kg for s in params.barrels]),
+                   side_at_recess_m=np.array([_side_half_width(s, depth) for s in params.barrels]))
+
+
+def _side_half_width(spec: BarrelSpec, above_bottom_m: float) -> float:
+    """Half-width (m) of the barrel's side-view outline ``above_bottom_m`` above its bottom face."""
+    points = [(x, y + spec.height_m / 2) for x, y in outline(spec) if x > 0]
+    points.sort(key=lambda p: p[1])
+    heights = [y for _, y in points]
+    widths = [x for x, _ in points]
+    return float(np.interp(min(above_bottom_m, spec.height_m / 2), heights, widths))
+
+
+@dataclass(frozen=True)
+class TowerBatch:
+    """A batch of B towers padded to N barrels (bottom first); padding has zero mass."""
+
+    size: np.ndarray
+    """(B, N) size index (0 for padding)."""
+    xyz: np.ndarray
+    """(B, N, 3) barrel centres, deck frame, metres."""
+    count: np.ndarray
+    """(B,) barrels in each tower."""
+    gradient: np.ndarray
+    """(B, 2) deck gradient (dz/dx, dz/dy)."""
+    direction: np.ndarray
+    """(B,) downhill direction (radians from the bow) used when the deck is level."""
+
+
+def pack(table: SizeTable, towers: Sequence[Sequence[BarrelPose]], gradients: Sequence[tuple[float, float]],
+         directions: Sequence[float]) -> TowerBatch:
+    """Arrays for :func:`static_margins` from barrel poses (bottom first), gradients and level directions."""
+    count = np.array([len(t) for t in towers], dtype=np.int64)
+    width = max(1, int(count.max(initial=0)))
+    size = np.zeros((len(towers), width), dtype=np.int64)
+    xyz = np.zeros((len(towers), width, 3))
+    index = table.index
+    for b, barrels in enumerate(towers):
+        if barrels:
+            size[b, :len(barrels)] = [index[p.size] for p in barrels]
+            xyz[b, :len(barrels)] = [(p.x_m, p.y_m, p.z_m) for p in barrels]
+    return TowerBatch(size, xyz, count, np.asarray(gradients, dtype=float).reshape(-1, 2),
+                      np.asarray(directions, dtype=float))
+
+
+def _ray_through_disc(p: np.ndarray, centre: np.ndarray, radius: np.ndarray,
+                      d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where the ray p + t d (|d| = 1) enters and leaves a disc: (t_enter, t_exit); (+inf, -inf) if it misses."""
+    rel = p - centre
+    b = np.einsum("...i,...i->...", rel, d)
+    disc = b * b - (np.einsum("...i,...i->...", rel, rel) - radius * radius)
+    root = np.sqrt(np.maximum(disc, 0.0))
+    hit = disc >= 0.0
+    return np.where(hit, -b - root, np.inf), np.where(hit, -b + root, -np.inf)
+
+
+def static_margins(params: Params, table: SizeTable, batch: TowerBatch,
+                   recess_wall_contact_rad: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per tower: the static margin (radians; +inf for an empty tower) and the critical interface.
+
+    The margin is the smallest over interfaces of (largest tilt toward d the interface
+    stands) - (the deck's tilt), also bounded by sliding; where a centre of mass beyond
+    the uphill edge needs more tilt than the deck has, it is the (negative) shortfall.
+    Negative: it falls.
+    Interface ``k`` is under barrel ``k`` (0: the deck); -1 for an empty tower.
+    """
+    n_towers, width = batch.size.shape
+    valid = np.arange(width)[None, :] < batch.count[:, None]
+    mass = np.where(valid, table.mass_kg[batch.size], 0.0)
+    radius = table.radius_m[batch.size]
+    height = table.height_m[batch.size]
+    xyz = batch.xyz
+    # centre of mass of everything from barrel k up (suffix sums)
+    weight = np.cumsum((mass[:, :, None] * xyz)[:, ::-1], axis=1)[:, ::-1]
+    total = np.cumsum(mass[:, ::-1], axis=1)[:, ::-1]
+    com = weight / np.where(total > 0, total, 1.0)[:, :, None]
+    bottom_z = xyz[:, :, 2] - height / 2
+    lever = np.maximum(com[:, :, 2] - bottom_z, 1e-9)
+
+    grad = batch.gradient
+    slope = np.hypot(grad[:, 0], grad[:, 1])
+    theta = np.arctan(slope)
+    level_d = np.stack([np.cos(batch.direction), np.sin(batch.direction)], axis=1)
+    d = np.where((slope > 0)[:, None], -grad / np.where(slope > 0, slope, 1.0)[:, None], level_d)
+    d_b = np.broadcast_to(d[:, None, :], (n_towers, width, 2))
+
+    p = com[:, :, :2]
+    centre = xyz[:, :, :2]
+    below_centre = np.concatenate([np.zeros((n_towers, 1, 2)), centre[:, :-1]], axis=1)
+    below_radius = np.concatenate([np.full((n_towers, 1), _FAR), radius[:, :-1]], axis=1)
+    enter_a, exit_a = _ray_through_disc(p, centre, radius, d_b)
+    enter_b, exit_b = _ray_through_disc(p, below_centre, below_radius, d_b)
+    t_enter, t_exit = np.maximum(enter_a, enter_b), np.minimum(exit_a, exit_b)
+    theta_hi = np.arctan2(t_exit, lever)
+    theta_lo = np.arctan2(t_enter, lever)
+
+    ship = params.ship
+    depth, recess_r = ship.recess_depth_m, ship.recess_diameter_m / 2
+    in_recess = (depth > 0) & (bottom_z[:, 0] < -depth / 2) & (batch.count > 0)
+    if depth > 0 and np.any(in_recess):
+        theta_hi[:, 0] = np.where(in_recess, np.maximum(theta_hi[:, 0], _wall_pivot(
+            table, batch, com, d, depth, recess_r, recess_wall_contact_rad)), theta_hi[:, 0])
+
+    margin = np.where(theta[:, None] >= theta_lo, theta_hi - theta[:, None], theta[:, None] - theta_lo)
+    slide = np.full_like(margin, math.atan(params.mu)) - theta[:, None]
+    slide[:, 0] = np.where(in_recess, np.inf, slide[:, 0])
+    margin = np.where(valid, np.minimum(margin, slide), np.inf)
+    worst = np.argmin(margin, axis=1)
+    tower_margin = margin[np.arange(n_towers), worst]
+    return tower_margin, np.where(batch.count > 0, worst, -1)
+
+
+def _wall_pivot(table: SizeTable, batch: TowerBatch, com: np.ndarray, d: np.ndarray, depth: float,
+                recess_r: float, contact_rad: float) -> np.ndarray:
+    """(B,) largest tilt the whole tower stands pivoting on the recess wall's top edge
+    (-pi/2 where the bottom barrel's side would not reach the edge within ``contact_rad``)."""
+    bottom = batch.xyz[:, 0, :2]
+    along = np.einsum("bi,bi->b", bottom, d)
+    across = bottom[:, 0] * d[:, 1] - bottom[:, 1] * d[:, 0]
+    wall = np.sqrt(np.maximum(recess_r ** 2 - across ** 2, 0.0))
+    r0 = table.radius_m[batch.size[:, 0]]
+    side = table.side_at_recess_m[batch.size[:, 0]]
+    turn_to_touch = np.arctan2(wall - along - r0, depth) - np.arctan2(side - r0, depth)
+    _, exit_w = _ray_through_disc(com[:, 0, :2], np.zeros_like(d), np.full(len(d), recess_r), d)
+    angle = np.arctan2(exit_w, np.maximum(com[:, 0, 2], 1e-9))
+    return np.where(turn_to_touch <= contact_rad, angle, -math.pi / 2)
+
+
+def _ray_scalar(px: float, py: float, cx: float, cy: float, radius: float, dx: float,
+                dy: float) -> tuple[float, float]:
+    rx, ry = px - cx, py - cy
+    b = rx * dx + ry * dy
+    disc = b * b - (rx * rx + ry * ry - radius * radius)
+    if disc < 0.0:
+        return math.inf, -math.inf
+    root = math.sqrt(disc)
+    return -b - root, -b + root
+
+
+def static_margin_one(params: Params, table: SizeTable, barrels: Sequence[BarrelPose],
+                      gradient: tuple[float, float], direction: float,
+                      recess_wall_contact_rad: float) -> tuple[float, int]:
+    """:func:`static_margins` of one tower in plain Python (faster than numpy for one tower;
+    the same formulas, checked equal by the tests)."""
+    n = len(barrels)
+    if n == 0:
+        return math.inf, -1
+    index = table.index
+    sizes = [index[b.size] for b in barrels]
+    radius = [float(table.radius_m[s]) for s in sizes]
+    gx, gy = gradient
+    slope = math.hypot(gx, gy)
+    theta = math.atan(slope)
+    if slope > 0:
+        dx, dy = -gx / slope, -gy / slope
+    else:
+        dx, dy = math.cos(direction), math.sin(direction)
+    slide = math.atan(params.mu) - theta
+    ship = params.ship
+    depth, recess_r = ship.recess_depth_m, ship.recess_diameter_m / 2
+    m_sum = wx = wy = wz = 0.0
+    worst, worst_k = math.inf, -1
+    for k in range(n - 1, -1, -1):
+        pose = barrels[k]
+        mass = float(table.mass_kg[sizes[k]])
+        m_sum += mass
+        wx += mass * pose.x_m
+        wy += mass * pose.y_m
+        wz += mass * pose.z_m
+        px, py, pz = wx / m_sum, wy / m_sum, wz / m_sum
+        bottom_z = pose.z_m - float(table.height_m[sizes[k]]) / 2
+        lever = max(pz - bottom_z, 1e-9)
+        enter, leave = _ray_scalar(px, py, pose.x_m, pose.y_m, radius[k], dx, dy)
+        if k > 0:
+            below = barrels[k - 1]
+            enter_b, leave_b = _ray_scalar(px, py, below.x_m, below.y_m, radius[k - 1], dx, dy)
+        else:
+            enter_b, leave_b = _ray_scalar(px, py, 0.0, 0.0, _FAR, dx, dy)
+        enter, leave = max(enter, enter_b), min(leave, leave_b)
+        theta_hi, theta_lo = math.atan2(leave, lever), math.atan2(enter, lever)
+        in_recess = k == 0 and depth > 0 and bottom_z < -depth / 2
+        if in_recess:
+            along = pose.x_m * dx + pose.y_m * dy
+            across = pose.x_m * dy - pose.y_m * dx
+            wall = math.sqrt(max(recess_r ** 2 - across ** 2, 0.0))
+            side = float(table.side_at_recess_m[sizes[0]])
+            turn_to_touch = math.atan2(wall - along - radius[0], depth) - math.atan2(side - radius[0], depth)
+            if turn_to_touch <= recess_wall_contact_rad:
+                _, leave_w = _ray_scalar(px, py, 0.0, 0.0, recess_r, dx, dy)
+                theta_hi = max(theta_hi, math.atan2(leave_w, max(pz, 1e-9)))
+        margin = theta_hi - theta if theta >= theta_lo else theta - theta_lo
+        if not in_recess:
+            margin = min(margin, slide)
+        if margin <= worst:
+            worst, worst_k = margin, k
+    return worst, worst_k
