@@ -1,0 +1,64 @@
+"""``kipp compare``: the standard game against the younger-sailor variants and Old Sea Dogs."""
+
+from __future__ import annotations
+
+import click
+
+from kipp.cli_options import UserError, params_option, seed_option
+from kipp.cli_tune import (check_plot, check_referee, check_scheduler, progress_option, referee_option,
+                           save_plot, scheduler_option, whole_number, workers_option)
+from sim.params import Params, load_params
+
+
+def _referee_spec(name: str):
+    """What the tasks get for the referee ``name`` (tests replace this to avoid physics)."""
+    return name
+
+
+@click.command()
+@click.option("--games", default=None, metavar="N", callback=whole_number("--games", 1),
+              help="Games per arm.")
+@click.option("--players", default="2", show_default=True, metavar="K", callback=whole_number("--players", 1),
+              help="Bots per game (1-4).")
+@seed_option
+@params_option
+@referee_option
+@workers_option
+@scheduler_option
+@click.option("--plot", default=None, metavar="FILE.png", help="Plot every metric per arm with its interval.")
+@progress_option
+def compare(games: int, players: int, seed: int, params: Params | None, referee_name: str | None,
+            workers: int | None, scheduler: str | None, plot: str | None, no_progress: bool) -> None:
+    """Compare the standard game with half turns, nine barrels, both, and Old Sea Dogs.
+
+    Bots play --games whole games of each arm (the bots of `kipp game`). Per arm: the
+    share of rounds completed, barrels stacked per round, crashes per game, the
+    winner's chips and the game's length in turns, each with a 95% interval. Common
+    random numbers: game g of every arm is played from the same seed (same die rolls,
+    same placement errors), and differences from the standard game are paired game by
+    game.
+    """
+    from kipp.compare import format_compare, run_compare
+    from kipp.sweep import ExecutorError, default_workers
+
+    if games is None:
+        raise UserError("--games: how many games per arm? e.g. --games 200")
+    if players > 4:
+        raise UserError(f"--players: a game has 1 to 4 players, got {players}")
+    referee_name = check_referee(referee_name)
+    scheduler = check_scheduler(scheduler)
+    plot = check_plot(plot)
+    params = params if params is not None else load_params()
+    try:
+        summaries = run_compare(games, players=players, seed=seed, params=params,
+                                referee=_referee_spec(referee_name), workers=workers or default_workers(),
+                                scheduler=scheduler, progress=not no_progress)
+    except ExecutorError as error:
+        raise UserError(str(error)) from None
+    click.echo(f"Referee {referee_name}; seed {seed}.")
+    click.echo(format_compare(summaries, players))
+    if plot is not None:
+        from kipp.plots import compare_figure
+
+        save_plot(compare_figure(summaries), plot)
+        click.echo(f"Plot: {plot}")

@@ -1,0 +1,170 @@
+"""``kipp tune`` (difficulty of barrel orders) and the options it shares with ``kipp compare``."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import click
+
+from kipp.bots import WILD_POLICIES
+from kipp.cli_options import UserError, params_option, seed_option
+from sim.params import Params, load_params
+from sim.referees import referee_names
+
+
+def default_referee() -> str:
+    """``hybrid`` when it is registered, else ``physics``."""
+    names = referee_names()
+    return "hybrid" if "hybrid" in names else "physics"
+
+
+def _referee_spec(name: str):
+    """What the tasks get for the referee ``name`` (tests replace this to avoid physics)."""
+    return name
+
+
+def check_referee(name: str | None) -> str:
+    name = name or default_referee()
+    if name not in referee_names():
+        raise UserError(f"--referee: unknown referee {name!r}; expected one of {', '.join(referee_names())}")
+    return name
+
+
+def whole_number(option: str, minimum: int):
+    """A click callback: ``option`` must be a whole number >= ``minimum`` (one-line error)."""
+    def convert(ctx, param, value):
+        if value is None:
+            return None
+        text = str(value).strip()
+        if not text.isdigit() or int(text) < minimum:
+            raise UserError(f"{option}: expected a whole number >= {minimum}, got {value!r}")
+        return int(text)
+    return convert
+
+
+def check_scheduler(address: str | None) -> str | None:
+    if address is not None and "://" not in address:
+        raise UserError(f"--scheduler: expected an address like tcp://HOST:PORT, got {address!r}")
+    return address
+
+
+def check_plot(path: str | None) -> str | None:
+    if path is not None:
+        if not path.lower().endswith(".png"):
+            raise UserError(f"--plot: expected a .png file name, got {path!r}")
+        parent = Path(path).resolve().parent
+        if not parent.is_dir():
+            raise UserError(f"--plot: no such directory {str(parent)!r}")
+    return path
+
+
+def save_plot(fig, path: str) -> None:
+    from kipp.plots import save
+
+    try:
+        save(fig, path)
+    except OSError as error:
+        raise UserError(f"--plot: cannot write {path}: {error.strerror or error}") from None
+
+
+workers_option = click.option(
+    "--workers", default=None, metavar="N", callback=whole_number("--workers", 1),
+    help="Worker processes (default: all cores); 1 runs in this process.")
+scheduler_option = click.option(
+    "--scheduler", default=None, metavar="tcp://HOST:PORT",
+    help="Run the tasks on this Dask cluster instead (needs the 'dask' extra; workers need kipp installed).")
+referee_option = click.option(
+    "--referee", "referee_name", default=None, metavar="NAME",
+    help=f"Who decides crashes: {', '.join(referee_names())} (default: hybrid if available, else physics).")
+progress_option = click.option("--no-progress", is_flag=True, help="No progress bar (it goes to stderr).")
+
+
+@click.command()
+@click.option("--orders", "orders_spec", default="sample:100", show_default=True, metavar="all|sample:N|FILE",
+              help="Which orders: all distinct ones (34,650 with 12 barrels, 1,680 with 9), N drawn at "
+                   "random (seeded), or a file with one order per line like LLMSMSLMSLMS (# comments).")
+@click.option("--rounds", default="200", show_default=True, metavar="R", callback=whole_number("--rounds", 1),
+              help="Rounds played per order.")
+@click.option("--barrels", default="12", show_default=True, metavar="12|9",
+              help="Barrels per round (9: the younger sailors' variant).")
+@click.option("--half-turn", is_flag=True, help="Sailors turn half a revolution (younger sailors).")
+@click.option("--sigma-mm", default="1.5", show_default=True, metavar="S",
+              help="Player model: placement error, standard deviation per axis, mm.")
+@click.option("--wild", default="leveler", show_default=True, metavar="|".join(WILD_POLICIES),
+              help="Player model on a wild roll: turn the sailor that levels the deck best, or a random one.")
+@seed_option
+@params_option
+@referee_option
+@workers_option
+@scheduler_option
+@click.option("--out", default=None, metavar="FILE.sqlite",
+              help="Results file, written as orders finish; rerun with the same file to resume.")
+@click.option("--plot", default=None, metavar="FILE.png", help="Plot the distribution of difficulty and "
+              "difficulty against the mean position of the large barrels.")
+@click.option("--top", default="10", show_default=True, metavar="N", callback=whole_number("--top", 1),
+              help="Rows of the hardest and of the easiest orders to print.")
+@progress_option
+def tune(orders_spec: str, rounds: int, barrels: str, half_turn: bool, sigma_mm: str, wild: str, seed: int,
+         params: Params | None, referee_name: str | None, workers: int | None, scheduler: str | None,
+         out: str | None, plot: str | None, top: int, no_progress: bool) -> None:
+    """Rank barrel orders by how hard they make a round.
+
+    A bot (the player model: --sigma-mm, --wild) plays --rounds rounds of every order
+    to a crash or completion; an order's difficulty is the share of rounds completed
+    (95% Wilson interval) and the mean number of barrels stacked (95% t interval).
+    Common random numbers: the k-th round of every order uses the same die rolls and
+    the same placement errors, so orders are compared on equal luck and their
+    differences are not drowned in noise. Results do not depend on --workers or
+    --scheduler.
+    """
+    from kipp.orders import OrderError, resolve_orders
+    from kipp.replay import params_fingerprint
+    from kipp.results_store import ResultsFileError
+    from kipp.sweep import ExecutorError, default_workers
+    from kipp.difficulty import RoundModel
+    from kipp.tune import TuneRun, format_table, read_summaries, run_sweep, temporary_out
+
+    if barrels not in ("12", "9"):
+        raise UserError(f"--barrels: expected 12 or 9, got {barrels!r}")
+    try:
+        sigma = float(sigma_mm)
+    except ValueError:
+        sigma = math.nan
+    if not (math.isfinite(sigma) and sigma >= 0):
+        raise UserError(f"--sigma-mm: expected a number >= 0, got {sigma_mm!r}")
+    if wild not in WILD_POLICIES:
+        raise UserError(f"--wild: expected one of {', '.join(WILD_POLICIES)}, got {wild!r}")
+    referee_name = check_referee(referee_name)
+    scheduler = check_scheduler(scheduler)
+    plot = check_plot(plot)
+    try:
+        orders = resolve_orders(orders_spec, int(barrels), seed)
+    except OrderError as error:
+        raise UserError(f"--orders: {error}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise UserError(f"--orders: cannot read {orders_spec} ({getattr(error, 'strerror', None) or error})") from None
+    params = params if params is not None else load_params()
+    run = TuneRun(RoundModel(int(barrels), half_turn, sigma, wild), seed, rounds, referee_name,
+                  params_fingerprint(params), orders_spec)
+    workers = workers or default_workers()
+    with temporary_out() as scratch:
+        path = out if out is not None else str(Path(scratch) / "results.sqlite")
+        try:
+            run_sweep(run, orders, params, path, referee=_referee_spec(referee_name), workers=workers,
+                      scheduler=scheduler, progress=not no_progress)
+        except ResultsFileError as error:
+            raise UserError(f"--out: {error}") from None
+        except ExecutorError as error:
+            raise UserError(str(error)) from None
+        summaries = read_summaries(path)
+    click.echo(f"{len(orders)} orders x {rounds} rounds, {barrels} barrels{', half turns' if half_turn else ''}; "
+               f"player: sigma {sigma:g} mm, wild {wild}; referee {referee_name}; seed {seed}")
+    click.echo(format_table(summaries, top))
+    if out is not None:
+        click.echo(f"Counts of every order: {out}")
+    if plot is not None:
+        from kipp.plots import tune_figure
+
+        save_plot(tune_figure(summaries), plot)
+        click.echo(f"Plot: {plot}")

@@ -1,0 +1,128 @@
+"""One round of a given barrel line, played to its end by a bot: the unit of ``kipp tune``.
+
+A round starts from a fresh :class:`~kipp.state.GameState` (one player) with a forced
+``Shuffle(order)`` and runs until the round ends, completed or crashed; the rules are the
+game's own. The player model is a :class:`~kipp.bots.Bot` (placement error ``sigma_mm``,
+wild policy). Common random numbers: round ``k`` draws its die rolls, placement errors
+and wild choices from three separate streams of :func:`round_streams` ``(seed, k)``, which
+depend on nothing but the root seed and ``k``; so the k-th round of every order sees the
+same i-th roll and the same i-th placement error, and two orders differ only by their
+barrels.
+
+>>> first = [rng.integers(1000) for rng in round_streams(7, 3)]
+>>> first == [rng.integers(1000) for rng in round_streams(7, 3)]
+True
+>>> first == [rng.integers(1000) for rng in round_streams(7, 4)]
+False
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Union
+
+import numpy as np
+
+from kipp.actions import PlaceAnywhere, Shuffle
+from kipp.bots import Bot
+from kipp.config import GameConfig
+from kipp.play import sample_chance
+from kipp.state import CHANCE, GameState
+from kipp.sweep import item_seed
+from sim.params import Params, load_params
+from sim.tower import Referee
+
+RefereeSpec = Union[str, Callable[[Params], Referee]]
+"""A referee by name (:func:`sim.referees.make_referee`), or a picklable factory ``f(params)``."""
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    completed: bool
+    stacked: int
+    """Barrels standing when the round ended (all of them if completed)."""
+
+
+@dataclass(frozen=True)
+class RoundModel:
+    """The stated player model and variant under which an order's difficulty is measured."""
+
+    barrels: int = 12
+    half_turn: bool = False
+    sigma_mm: float = 1.5
+    wild: str = "leveler"
+
+    def config(self) -> GameConfig:
+        return GameConfig(players=("Sailor",), barrels=self.barrels, half_turn=self.half_turn)
+
+    def bot(self, params: Params | None = None) -> Bot:
+        return Bot("Sailor", sigma_mm=self.sigma_mm, wild=self.wild,
+                   params=params if params is not None else load_params())
+
+
+def round_streams(seed: int, k: int) -> tuple[np.random.Generator, np.random.Generator, np.random.Generator]:
+    """(die, placement, wild) generators of round ``k`` under the root ``seed``."""
+    die, place, wild = item_seed(seed, k).spawn(3)
+    return np.random.default_rng(die), np.random.default_rng(place), np.random.default_rng(wild)
+
+
+def play_round(order: tuple[str, ...], referee: Referee, bot: Bot, config: GameConfig,
+               seed: int, k: int) -> RoundResult:
+    """Play round ``k`` (its random streams) of the barrel line ``order`` to its end."""
+    die_rng, place_rng, wild_rng = round_streams(seed, k)
+    state = GameState(config, referee, bot.params.ship)
+    state.apply_action(Shuffle(order))
+    while state.chance_kind() != "shuffle" and not state.is_terminal():
+        if state.current_player() == CHANCE:
+            action = sample_chance(state, die_rng)
+        else:
+            first = state.legal_actions()[0]
+            # placement errors and wild choices on streams of their own, so one does not
+            # shift the other between orders
+            action = bot.place(first, place_rng) if isinstance(first, PlaceAnywhere) else bot.act(state, wild_rng)
+        state.apply_action(action)
+    end = next(e for e in reversed(state.events()) if e["event"] == "round_end")
+    return RoundResult(bool(end["completed"]), int(end["stacked"]))
+
+
+@lru_cache(maxsize=4)
+def cached_referee(referee: RefereeSpec, params: Params) -> Referee:
+    """One referee per worker process and set-up (building a physics world is not free)."""
+    if isinstance(referee, str):
+        from sim.referees import make_referee
+
+        return make_referee(referee, params)
+    return referee(params)
+
+
+@dataclass(frozen=True)
+class OrderCounts:
+    """An order's results over ``rounds`` rounds: completions and a histogram of barrels stacked."""
+
+    index: int
+    line: str
+    rounds: int
+    completed: int
+    stacked_hist: tuple[int, ...]
+    """``stacked_hist[b]``: rounds that ended with ``b`` barrels standing (b = 0..barrels)."""
+
+
+def tune_chunk(model: RoundModel, referee: RefereeSpec, params: Params, seed: int, rounds: int,
+               items: list[tuple[int, tuple[str, ...]]]) -> list[OrderCounts]:
+    """A task of ``kipp tune``: every round ``0..rounds-1`` of each (index, order) in ``items``."""
+    from kipp.orders import order_text
+
+    ref = cached_referee(referee, params)
+    bot = model.bot(params)
+    config = model.config()
+    out = []
+    for index, order in items:
+        hist = [0] * (len(order) + 1)
+        completed = 0
+        for k in range(rounds):
+            result = play_round(order, ref, bot, config, seed, k)
+            completed += result.completed
+            hist[result.stacked] += 1
+        out.append(OrderCounts(index, order_text(order), rounds, completed, tuple(hist)))
+    return out

@@ -1,0 +1,107 @@
+"""Plots of the analyses (matplotlib). Each function draws on ``ax`` (a new figure's axes if
+None) and returns what it drew, so tests can look at the artists; :func:`save` writes a
+figure. The caller picks the backend (``MPLBACKEND=Agg`` headless)."""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+
+def _axes(ax):
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots()
+    return ax
+
+
+def difficulty_histogram(summaries: Sequence, ax=None, what: str = "mean_stacked"):
+    """Histogram over orders of ``mean_stacked`` (default) or ``p_complete``; returns the bar patches."""
+    ax = _axes(ax)
+    values = np.array([getattr(s, what) for s in summaries], dtype=float)
+    label = {"mean_stacked": "mean barrels stacked per round", "p_complete": "P(round completed)"}[what]
+    bins = min(30, max(5, int(math.sqrt(len(values))) + 1))
+    _, _, patches = ax.hist(values, bins=bins, color="tab:blue", edgecolor="white")
+    ax.set_xlabel(label)
+    ax.set_ylabel("orders")
+    ax.set_title(f"Difficulty of {len(values)} orders")
+    return patches
+
+
+def difficulty_vs_feature(summaries: Sequence, ax=None, feature: str = "large_position",
+                          what: str = "mean_stacked"):
+    """Each order's ``what`` (with its 95% interval) against ``feature``; returns the errorbar container."""
+    ax = _axes(ax)
+    x = np.array([getattr(s, feature) for s in summaries], dtype=float)
+    if what == "mean_stacked":
+        y = np.array([s.mean_stacked for s in summaries])
+        low = np.array([s.stacked_low for s in summaries])
+        high = np.array([s.stacked_high for s in summaries])
+        ax.set_ylabel("mean barrels stacked per round [95% CI]")
+    else:
+        y = np.array([s.p_complete for s in summaries])
+        low = np.array([s.p_low for s in summaries])
+        high = np.array([s.p_high for s in summaries])
+        ax.set_ylabel("P(round completed) [95% Wilson]")
+    err = np.vstack([np.nan_to_num(y - low), np.nan_to_num(high - y)])
+    drawn = ax.errorbar(x, y, yerr=err, fmt="o", ms=3, alpha=0.6, elinewidth=0.6, color="tab:blue")
+    ax.set_xlabel({"large_position": "mean position of the large barrels (1 = bottom)"}.get(feature, feature))
+    if len(x) > 2 and np.ptp(x) > 0:
+        slope, intercept = np.polyfit(x, y, 1)
+        xs = np.linspace(x.min(), x.max(), 2)
+        ax.plot(xs, slope * xs + intercept, color="tab:red", lw=1.5, label=f"least squares, slope {slope:+.2f}")
+        ax.legend(loc="best", fontsize="small")
+    return drawn
+
+
+def tune_figure(summaries: Sequence):
+    """The ``kipp tune --plot`` figure: distributions of difficulty and difficulty vs a feature."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5), layout="constrained")
+    difficulty_histogram(summaries, axes[0], "p_complete")
+    difficulty_histogram(summaries, axes[1], "mean_stacked")
+    difficulty_vs_feature(summaries, axes[2])
+    return fig
+
+
+def compare_panel(summaries: Sequence, metric: str, ax=None):
+    """One metric of ``kipp compare`` per arm with its 95% interval; returns the errorbar container."""
+    from kipp.compare import METRICS
+
+    ax = _axes(ax)
+    values = [getattr(s, metric) for s in summaries]
+    y = np.array([v[0] for v in values])
+    err = np.vstack([np.nan_to_num(y - np.array([v[1] for v in values])),
+                     np.nan_to_num(np.array([v[2] for v in values]) - y)])
+    x = np.arange(len(values))
+    drawn = ax.errorbar(x, y, yerr=err, fmt="o", capsize=4, color="tab:blue")
+    ax.set_xticks(x, [s.arm for s in summaries], rotation=25, ha="right")
+    ax.set_title(METRICS[metric])
+    ax.grid(axis="y", alpha=0.3)
+    return drawn
+
+
+def compare_figure(summaries: Sequence):
+    """The ``kipp compare --plot`` figure: one panel per metric."""
+    import matplotlib.pyplot as plt
+
+    from kipp.compare import METRICS
+
+    fig, axes = plt.subplots(1, len(METRICS), figsize=(4 * len(METRICS), 4), layout="constrained")
+    for metric, ax in zip(METRICS, axes):
+        compare_panel(summaries, metric, ax)
+    return fig
+
+
+def save(fig, path: str) -> None:
+    """Write ``fig`` to ``path`` (PNG) and close it; ``OSError`` if the file cannot be written."""
+    import matplotlib.pyplot as plt
+
+    try:
+        fig.savefig(path, dpi=110)
+    finally:
+        plt.close(fig)

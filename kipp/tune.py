@@ -1,0 +1,161 @@
+"""``kipp tune``'s sweep: every (order, round) of a set of orders, written to a results file.
+
+The sweep is split into tasks of a few orders each (:func:`kipp.difficulty.tune_chunk`),
+run on any :class:`concurrent.futures.Executor` with a bounded number in flight, and each
+finished task's counts go to the SQLite results file in one transaction. A rerun with the
+same file skips the orders already there. Seeds depend only on the round index (common
+random numbers), so 1 worker, N workers and a Dask cluster store identical counts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import sys
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from kipp.difficulty import OrderCounts, RefereeSpec, RoundModel, tune_chunk
+from kipp.orders import mean_position, order_index, parse_order
+from kipp.results_store import ResultsStore
+from kipp.stats import histogram_moments, mean_interval_from_sums, wilson_interval
+from kipp.sweep import chunk_size, chunked, open_executor, run_tasks
+from sim.params import Params
+
+KIND = "kipp tune"
+COLUMNS = [("line", "TEXT"), ("rounds", "INTEGER"), ("completed", "INTEGER"),
+           ("stacked_sum", "INTEGER"), ("stacked_hist", "TEXT")]
+"""The results table: per order (key = order index), rounds played, rounds completed, the
+total of barrels stacked, and the histogram of barrels stacked (comma-separated counts
+for 0, 1, ... barrels)."""
+
+
+@dataclass(frozen=True)
+class TuneRun:
+    """Everything that determines a sweep's counts (stored in, and checked against, the file)."""
+
+    model: RoundModel
+    seed: int
+    rounds: int
+    referee_name: str
+    params_id: str
+    orders_spec: str
+
+    def options(self, orders: list[tuple[str, ...]]) -> dict:
+        digest = hashlib.sha256(",".join(str(order_index(o)) for o in orders).encode()).hexdigest()[:16]
+        return {**asdict(self.model), "seed": self.seed, "rounds": self.rounds,
+                "referee": self.referee_name, "params": self.params_id,
+                "orders": self.orders_spec, "orders_digest": digest}
+
+
+def run_sweep(run: TuneRun, orders: list[tuple[str, ...]], params: Params, out: str | Path, *,
+              referee: RefereeSpec | None = None, workers: int = 1, scheduler: str | None = None,
+              progress: bool = False, chunk: int | None = None) -> int:
+    """Run the orders not yet in ``out``; return how many orders this call ran.
+
+    ``referee`` defaults to ``run.referee_name``; tests hand in a factory instead.
+    Raises :class:`~kipp.results_store.ResultsFileError` for a file of other options.
+    """
+    referee = referee if referee is not None else run.referee_name
+    with ResultsStore.open(out, KIND, run.options(orders), COLUMNS) as store:
+        done = store.done_keys()
+        todo = [(order_index(o), o) for o in orders if order_index(o) not in done]
+        if not todo:
+            return 0
+        size = chunk or chunk_size(len(todo), workers)
+        from tqdm import tqdm
+
+        tasks = ((run.model, referee, params, run.seed, run.rounds, items) for items in chunked(todo, size))
+        with open_executor(workers, scheduler) as executor:
+            bar = tqdm(total=len(orders) * run.rounds, initial=len(done) * run.rounds, unit="round",
+                       file=sys.stderr, disable=not progress, desc="orders x rounds", dynamic_ncols=True)
+
+            def record(results: list[OrderCounts]) -> None:
+                store.add((r.index, r.line, r.rounds, r.completed,
+                           sum(b * c for b, c in enumerate(r.stacked_hist)),
+                           ",".join(map(str, r.stacked_hist))) for r in results)
+                bar.update(run.rounds * len(results))
+
+            try:
+                run_tasks(executor, tune_chunk, tasks, max_in_flight=2 * max(1, workers), on_result=record)
+            finally:
+                bar.close()
+        return len(todo)
+
+
+@dataclass(frozen=True)
+class OrderSummary:
+    """One order's difficulty: P(complete) and mean barrels stacked, with 95% intervals."""
+
+    line: str
+    rounds: int
+    completed: int
+    p_complete: float
+    p_low: float
+    p_high: float
+    mean_stacked: float
+    stacked_low: float
+    stacked_high: float
+    large_position: float
+    """Mean position (1 = bottom) of the large barrels: a simple feature of the order."""
+
+
+def summarise_row(line: str, rounds: int, completed: int, hist: list[int]) -> OrderSummary:
+    n, total, total_sq = histogram_moments(hist)
+    mean, low, high = mean_interval_from_sums(total, total_sq, n)
+    p_low, p_high = wilson_interval(completed, rounds)
+    return OrderSummary(line, rounds, completed, completed / rounds, p_low, p_high, mean, low, high,
+                        mean_position(parse_order(line)))
+
+
+def read_summaries(out: str | Path) -> list[OrderSummary]:
+    """Every order of a results file, summarised, by order index."""
+    import sqlite3
+
+    with sqlite3.connect(str(out)) as db:
+        rows = db.execute("SELECT line, rounds, completed, stacked_hist FROM results ORDER BY key").fetchall()
+    return [summarise_row(line, rounds, completed, [int(c) for c in hist.split(",")])
+            for line, rounds, completed, hist in rows]
+
+
+def ranked(summaries: list[OrderSummary]) -> list[OrderSummary]:
+    """Hardest first: lowest P(complete), ties by fewest barrels stacked on average."""
+    return sorted(summaries, key=lambda s: (s.p_complete, s.mean_stacked, s.line))
+
+
+def _fmt(x: float, digits: int) -> str:
+    return "   nan" if math.isnan(x) else f"{x:.{digits}f}"
+
+
+def format_table(summaries: list[OrderSummary], top: int = 10) -> str:
+    """The terminal table: the ``top`` hardest and easiest orders with 95% intervals."""
+    order = ranked(summaries)
+    header = f"{'rank':>5}  {'order':<12}  {'P(complete) [95% Wilson]':<26}  {'barrels stacked [95% CI]':<25}  {'L pos':>5}"
+
+    def rows(items):
+        for rank, s in items:
+            yield (f"{rank:>5}  {s.line:<12}  {s.p_complete:6.3f} [{s.p_low:.3f}, {s.p_high:.3f}]"
+                   f"{'':<4}  {_fmt(s.mean_stacked, 2):>6} [{_fmt(s.stacked_low, 2)}, {_fmt(s.stacked_high, 2)}]"
+                   f"{'':<5}  {s.large_position:5.2f}")
+
+    n = len(order)
+    if n <= 2 * top:
+        lines = [f"All {n} orders, hardest first (lowest P(complete), ties: fewest barrels stacked):",
+                 header, *rows(enumerate(order, start=1))]
+    else:
+        lines = [f"Hardest {top} of {n} orders (lowest P(complete), ties: fewest barrels stacked):", header,
+                 *rows(enumerate(order[:top], start=1)), "", f"Easiest {top} (easiest last):", header,
+                 *rows(enumerate(order[-top:], start=n - top + 1))]
+    total_rounds = sum(s.rounds for s in summaries)
+    completed = sum(s.completed for s in summaries)
+    lo, hi = wilson_interval(completed, total_rounds) if total_rounds else (math.nan, math.nan)
+    lines += ["", f"All orders: {completed} of {total_rounds} rounds completed "
+                  f"({completed / max(1, total_rounds):.3f} [{lo:.3f}, {hi:.3f}]); "
+                  f"L pos = mean position of the large barrels (1 = bottom)."]
+    return "\n".join(lines)
+
+
+def temporary_out() -> tempfile.TemporaryDirectory:
+    """A directory for the results file of a run without ``--out`` (results still stream to disk)."""
+    return tempfile.TemporaryDirectory(prefix="kipp-tune-")

@@ -1,0 +1,111 @@
+"""``kipp compare``: arms share seeds (common random numbers), results do not depend on the
+executor, and the table, plot and errors of the CLI. The threshold referee stands in for physics."""
+
+from __future__ import annotations
+
+import json
+
+import matplotlib
+import pytest
+from click.testing import CliRunner
+
+import kipp.cli_compare
+import kipp.cli_game
+from kipp.cli import main
+from kipp.compare import ARMS, METRICS, compare_chunk, game_seed, play_arm_game, run_compare
+from kipp.plots import compare_panel, difficulty_histogram, difficulty_vs_feature
+from kipp.tune import summarise_row
+from sim.params import load_params
+from tests.kipp.kipp_referees import ThresholdReferee
+
+PARAMS = load_params()
+
+
+def threshold(params):
+    return ThresholdReferee(seed=2, crash_rate=0.03, tilt_budget_deg=60.0, ship=params.ship)
+
+
+def test_game_g_of_an_arm_is_kipp_game_with_its_seed(monkeypatch):
+    monkeypatch.setattr(kipp.cli_game, "_make_referee", lambda name, params: threshold(params))
+    record = play_arm_game("Old Sea Dogs", 3, threshold(PARAMS), PARAMS, 7, 4)
+    result = CliRunner().invoke(main, ["game", "--json", "--players", "3", "--sea-dogs",
+                                       "--seed", str(game_seed(7, 4))])
+    events = [json.loads(line) for line in result.output.splitlines()]
+    ends = [e for e in events if e["event"] == "round_end"]
+    assert record.completed == tuple(e["completed"] for e in ends)
+    assert record.stacked == tuple(e["stacked"] for e in ends)
+    assert record.winner_chips == max(events[-1]["chips"])
+    assert record.crashes == sum(e["event"] == "crash" for e in events)
+
+
+def test_arms_share_the_die_rolls_of_game_g():
+    """Game g of every arm starts from one seed: the same die and placement streams."""
+    from kipp.play import game_streams
+
+    assert game_seed(3, 1) == game_seed(3, 1) != game_seed(3, 2)
+    die_a, _, _ = game_streams(game_seed(3, 1), 2)
+    die_b, _, _ = game_streams(game_seed(3, 1), 2)
+    assert die_a.integers(6, size=20).tolist() == die_b.integers(6, size=20).tolist()
+    records = compare_chunk(tuple(ARMS), 2, threshold, PARAMS, 3, [1])
+    assert [r.arm for r in records] == list(ARMS) and {r.game for r in records} == {1}
+
+
+def test_results_are_identical_with_1_and_2_workers():
+    one = run_compare(6, players=2, seed=1, params=PARAMS, referee=threshold, workers=1)
+    two = run_compare(6, players=2, seed=1, params=PARAMS, referee=threshold, workers=2)
+    assert one == two
+    assert [s.arm for s in one] == list(ARMS) and all(s.games == 6 for s in one)
+    standard = one[0]
+    assert 0 <= standard.completion[1] <= standard.completion[0] <= standard.completion[2] <= 1
+
+
+def test_plots_return_what_they_drew():
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    summaries = run_compare(3, players=2, seed=0, params=PARAMS, referee=threshold, workers=1)
+    fig, ax = plt.subplots()
+    drawn = compare_panel(summaries, "stacked", ax)
+    assert len(drawn.lines[0].get_xdata()) == len(ARMS) and ax.get_title() == METRICS["stacked"]
+    orders = [summarise_row(line, 10, c, hist) for line, c, hist in [
+        ("LLLLMMMMSSSS", 2, [0] * 6 + [3, 1, 1, 1, 1, 1, 2]),
+        ("SSSSMMMMLLLL", 0, [2] * 5 + [0] * 8),
+        ("LMSLMSLMSLMS", 1, [0] * 9 + [4, 5, 0, 1])]]
+    fig2, (a, b) = plt.subplots(1, 2)
+    assert len(difficulty_histogram(orders, a)) > 0
+    points = difficulty_vs_feature(orders, b)
+    assert list(points.lines[0].get_xdata()) == [2.5, 10.5, 5.5]
+    plt.close(fig)
+    plt.close(fig2)
+
+
+def run(*args):
+    return CliRunner().invoke(main, ["compare", *args])
+
+
+@pytest.fixture
+def fast_referee(monkeypatch):
+    monkeypatch.setattr(kipp.cli_compare, "_referee_spec", lambda name: threshold)
+
+
+def test_cli_table_and_plot(fast_referee, tmp_path):
+    plot = tmp_path / "c.png"
+    result = run("--games", "4", "--players", "3", "--workers", "1", "--no-progress", "--plot", str(plot))
+    assert result.exit_code == 0, result.output
+    for arm in ARMS:
+        assert arm in result.output
+    assert "paired game by game" in result.output and plot.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("args, text", [
+    ([], "--games: how many games per arm?"),
+    (["--games", "0"], "--games: expected a whole number >= 1"),
+    (["--games", "2", "--players", "5"], "--players: a game has 1 to 4 players"),
+    (["--games", "2", "--referee", "oracle"], "--referee: unknown referee 'oracle'"),
+    (["--games", "2", "--plot", "/no/such/dir/c.png"], "--plot: no such directory"),
+])
+def test_cli_bad_input(fast_referee, args, text):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and text in lines[0], result.output

@@ -1,0 +1,100 @@
+"""Executors and seeding: the same sweep stores identical counts with 1 worker, 2 worker
+processes and a Dask LocalCluster, because seeds depend only on round indices."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import numpy as np
+import pytest
+
+from kipp.difficulty import RoundModel
+from kipp.orders import parse_order
+from kipp.sweep import ExecutorError, InProcessExecutor, chunk_size, item_seed, open_executor, run_tasks
+from kipp.tune import TuneRun, run_sweep
+from sim.params import load_params
+
+ORDERS = [parse_order(t) for t in ("LLLLMMMMSSSS", "SMLSMLSMLSML", "SSSSMMMMLLLL")]
+
+
+def _square(x):
+    return x * x
+
+
+def test_item_seed_is_the_spawned_child():
+    children = np.random.SeedSequence(42).spawn(5)
+    for k in (0, 4):
+        assert item_seed(42, k).generate_state(4).tolist() == children[k].generate_state(4).tolist()
+
+
+def test_run_tasks_bounds_the_tasks_in_flight_and_sees_every_result():
+    submitted = []
+    in_flight_max = 0
+
+    class Counting(InProcessExecutor):
+        def submit(self, fn, *args):
+            submitted.append(args)
+            return super().submit(fn, *args)
+
+    seen = []
+
+    def tasks():
+        nonlocal in_flight_max
+        for i in range(10):
+            in_flight_max = max(in_flight_max, len(submitted) - len(seen))
+            yield (i,)
+
+    assert run_tasks(Counting(), _square, tasks(), max_in_flight=3, on_result=seen.append) == 10
+    assert sorted(seen) == [i * i for i in range(10)] and in_flight_max <= 3
+
+
+def test_a_failing_task_stops_the_run():
+    def fail(x):
+        raise RuntimeError(f"task {x} failed")
+
+    with pytest.raises(RuntimeError, match="task 0 failed"):
+        run_tasks(InProcessExecutor(), fail, [(0,), (1,)], max_in_flight=1, on_result=print)
+
+
+def test_process_pool_runs_tasks():
+    with open_executor(2) as executor:
+        seen = []
+        run_tasks(executor, _square, [(i,) for i in range(6)], max_in_flight=4, on_result=seen.append)
+    assert sorted(seen) == [0, 1, 4, 9, 16, 25]
+
+
+def test_chunk_size_keeps_workers_busy():
+    assert chunk_size(3, 2) == 1
+    assert chunk_size(34650, 2) == 64
+    assert chunk_size(100, 2) == 7
+
+
+def test_unreachable_scheduler_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr("kipp.sweep.DASK_CONNECT_TIMEOUT_S", 1)
+    with pytest.raises(ExecutorError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
+        with open_executor(1, "tcp://127.0.0.1:9"):
+            pass
+
+
+def _counts(path):
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT * FROM results ORDER BY key").fetchall()
+
+
+def test_physics_counts_identical_for_1_worker_2_workers_and_dask(tmp_path):
+    """Real physics, 3 orders x 2 rounds, run with chunks of 1 and 2 orders on three executors."""
+    from distributed import LocalCluster
+
+    params = load_params()
+    run = TuneRun(RoundModel(), seed=11, rounds=2, referee_name="physics", params_id="default",
+                  orders_spec="test")
+    paths = {name: str(tmp_path / f"{name}.sqlite") for name in ("one", "two", "dask")}
+    run_sweep(run, ORDERS, params, paths["one"], workers=1, chunk=1)
+    run_sweep(run, ORDERS, params, paths["two"], workers=2, chunk=2)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster:
+        run_sweep(run, ORDERS, params, paths["dask"], workers=2, scheduler=cluster.scheduler_address, chunk=2)
+    one = _counts(paths["one"])
+    assert len(one) == 3 and all(row[2] == 2 for row in one)
+    assert _counts(paths["two"]) == one
+    assert _counts(paths["dask"]) == one

@@ -1,0 +1,258 @@
+"""``kipp tune``: common random numbers, resume after an interruption (also SIGKILL),
+refusal of other options, the CLI's errors and outputs. The fast threshold referee stands
+in for physics except where noted."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import kipp.cli_tune
+import kipp.difficulty
+import kipp.tune
+from kipp.cli import main
+from kipp.difficulty import RoundModel, play_round, tune_chunk
+from kipp.orders import all_orders, parse_order, sample_orders
+from kipp.results_store import ResultsFileError
+from kipp.tune import TuneRun, read_summaries, run_sweep
+from sim.params import load_params
+from tests.kipp.kipp_referees import ThresholdReferee
+
+PARAMS = load_params()
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def threshold(params):
+    """A picklable referee factory: fast, deterministic, crashes often enough to rank orders."""
+    return ThresholdReferee(seed=1, crash_rate=0.04, tilt_budget_deg=60.0, ship=params.ship)
+
+
+class Recording(ThresholdReferee):
+    """Remembers every placement it is asked about."""
+
+    def __init__(self):
+        super().__init__(seed=1, crash_rate=0.04, tilt_budget_deg=60.0, ship=PARAMS.ship)
+        self.placements = []
+
+    def decide(self, tower, placement, turn):
+        if placement is not None:
+            self.placements.append((placement.x_m, placement.y_m))
+        return super().decide(tower, placement, turn)
+
+
+def _run(seed=5, rounds=6, model=RoundModel()):
+    return TuneRun(model, seed, rounds, "threshold", "default", "test")
+
+
+def _rows(path):
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT * FROM results ORDER BY key").fetchall()
+
+
+def test_identical_orders_give_identical_rounds():
+    order = parse_order("LMSLMSLMSLMS")
+    model = RoundModel()
+    (a,), (b,) = (tune_chunk(model, threshold, PARAMS, 3, 20, [(0, order)]) for _ in range(2))
+    assert a == b and a.rounds == 20 and sum(a.stacked_hist) == 20
+
+
+def test_round_k_of_different_orders_sees_the_same_first_roll_and_placement_error(monkeypatch):
+    rolls = {}
+    real = kipp.difficulty.sample_chance
+
+    def spy(state, rng):
+        action = real(state, rng)
+        rolls.setdefault(key, []).append(action)
+        return action
+
+    monkeypatch.setattr(kipp.difficulty, "sample_chance", spy)
+    model = RoundModel()
+    firsts = {}
+    for text in ("LLLLMMMMSSSS", "SSSSLLLLMMMM"):
+        for k in range(6):
+            key = (text, k)
+            referee = Recording()
+            play_round(parse_order(text), referee, model.bot(PARAMS), model.config(), 9, k)
+            firsts[key] = (rolls[key][0], referee.placements[0])
+    for k in range(6):
+        assert firsts[("LLLLMMMMSSSS", k)] == firsts[("SSSSLLLLMMMM", k)]
+    assert len({firsts[("LLLLMMMMSSSS", k)] for k in range(6)}) > 1  # rounds differ from each other
+
+
+def test_interrupted_sweep_resumes_to_the_uninterrupted_result(tmp_path, monkeypatch):
+    orders = sample_orders(6, 12, seed=1)
+    whole = tmp_path / "whole.sqlite"
+    run_sweep(_run(), orders, PARAMS, whole, referee=threshold, chunk=2)
+
+    calls = 0
+    real = kipp.tune.tune_chunk
+
+    def interrupted(*args):
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise KeyboardInterrupt  # stands for Ctrl-C during the third task
+        return real(*args)
+
+    broken = tmp_path / "broken.sqlite"
+    monkeypatch.setattr(kipp.tune, "tune_chunk", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(_run(), orders, PARAMS, broken, referee=threshold, chunk=2)
+    monkeypatch.undo()
+    assert len(_rows(broken)) == 4  # the two finished tasks, nothing of the third
+    assert run_sweep(_run(), orders, PARAMS, broken, referee=threshold, chunk=1) == 2
+    assert _rows(broken) == _rows(whole)
+    assert run_sweep(_run(), orders, PARAMS, broken, referee=threshold) == 0
+
+
+def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path):
+    """A child process runs a slowed sweep and is killed with SIGKILL once some orders are stored."""
+    orders = sample_orders(8, 9, seed=2)
+    model = RoundModel(barrels=9)
+    whole = tmp_path / "whole.sqlite"
+    run_sweep(_run(model=model), orders, PARAMS, whole, referee=threshold, chunk=3)
+    killed = tmp_path / "killed.sqlite"
+    script = textwrap.dedent(f"""
+        import time
+        from kipp.difficulty import RoundModel
+        from kipp.orders import sample_orders
+        from kipp.tune import TuneRun, run_sweep
+        from sim.params import load_params
+        from tests.kipp.test_tune import threshold
+
+        class Slow:
+            def __init__(self, params): self.inner = threshold(params)
+            def new_tower(self): return self.inner.new_tower()
+            def decide(self, *args):
+                time.sleep(0.01)
+                return self.inner.decide(*args)
+
+        run = TuneRun(RoundModel(barrels=9), 5, 6, "threshold", "default", "test")
+        run_sweep(run, sample_orders(8, 9, seed=2), load_params(), {str(killed)!r}, referee=Slow, chunk=1)
+    """)
+    child = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 60
+        stored = 0
+        while stored < 2 and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.05)
+            if killed.exists():
+                try:
+                    stored = len(_rows(killed))
+                except sqlite3.OperationalError:  # the file exists before its tables
+                    stored = 0
+        os.kill(child.pid, signal.SIGKILL)
+    finally:
+        child.wait()
+    assert child.returncode == -signal.SIGKILL
+    done = len(_rows(killed))
+    assert 2 <= done < 8
+    with sqlite3.connect(killed) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    resumed = run_sweep(_run(model=model), orders, PARAMS, killed, referee=threshold)
+    assert resumed == 8 - done
+    assert _rows(killed) == _rows(whole)
+
+
+def test_other_options_are_refused(tmp_path):
+    out = tmp_path / "r.sqlite"
+    orders = sample_orders(2, 9, seed=0)
+    run_sweep(_run(model=RoundModel(barrels=9)), orders, PARAMS, out, referee=threshold)
+    with pytest.raises(ResultsFileError, match=r"rounds: 6 in the file, 7 now"):
+        run_sweep(_run(rounds=7, model=RoundModel(barrels=9)), orders, PARAMS, out, referee=threshold)
+    with pytest.raises(ResultsFileError, match="orders_digest"):
+        run_sweep(_run(model=RoundModel(barrels=9)), orders[:1], PARAMS, out, referee=threshold)
+    junk = tmp_path / "junk.sqlite"
+    junk.write_text("not a database at all, but long enough to look like a header........\n" * 3)
+    with pytest.raises(ResultsFileError, match="not a results file"):
+        run_sweep(_run(), orders, PARAMS, junk, referee=threshold)
+
+
+def test_summaries_carry_wilson_and_t_intervals(tmp_path):
+    out = tmp_path / "r.sqlite"
+    run_sweep(_run(rounds=30), sample_orders(3, 12, seed=0), PARAMS, out, referee=threshold)
+    for s in read_summaries(out):
+        assert s.rounds == 30 and 0 <= s.p_low <= s.p_complete <= s.p_high <= 1
+        assert s.stacked_low <= s.mean_stacked <= s.stacked_high
+
+
+# --- the command line ------------------------------------------------------------------
+
+@pytest.fixture
+def fast_referee(monkeypatch):
+    monkeypatch.setattr(kipp.cli_tune, "_referee_spec", lambda name: threshold)
+
+
+def run(*args):
+    return CliRunner().invoke(main, ["tune", *args])
+
+
+def assert_user_error(result, text):
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and text in lines[0], result.output
+
+
+def test_cli_table_results_file_and_plot(fast_referee, tmp_path):
+    out, plot = tmp_path / "r.sqlite", tmp_path / "p.png"
+    args = ["--orders", "sample:25", "--rounds", "8", "--barrels", "9", "--workers", "1", "--no-progress",
+            "--top", "3", "--out", str(out), "--plot", str(plot)]
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    assert "Hardest 3 of 25 orders" in result.output and "Easiest 3" in result.output
+    assert len(_rows(out)) == 25 and plot.stat().st_size > 10_000
+    again = run(*args)
+    assert again.exit_code == 0 and again.output == result.output  # resumed: nothing to do, same table
+    assert_user_error(run(*args[:-4], "--rounds", "9", "--out", str(out)), "rounds: 8 in the file, 9 now")
+
+
+def test_help_explains_common_random_numbers():
+    result = run("--help")
+    assert result.exit_code == 0 and "Common random numbers" in result.output
+
+
+@pytest.mark.parametrize("args, text", [
+    (["--barrels", "10"], "--barrels: expected 12 or 9"),
+    (["--rounds", "0"], "--rounds: expected a whole number >= 1"),
+    (["--sigma-mm", "-1"], "--sigma-mm: expected a number >= 0"),
+    (["--wild", "smart"], "--wild: expected one of leveler, random"),
+    (["--referee", "oracle"], "--referee: unknown referee 'oracle'"),
+    (["--workers", "two"], "--workers: expected a whole number >= 1"),
+    (["--scheduler", "localhost"], "--scheduler: expected an address like tcp://HOST:PORT"),
+    (["--orders", "sample:x"], "--orders: 'sample:x'"),
+    (["--orders", "no-such-file.txt"], "--orders: cannot read no-such-file.txt"),
+    (["--plot", "out.pdf"], "--plot: expected a .png file name"),
+])
+def test_cli_bad_input_is_one_error_line(fast_referee, args, text):
+    assert_user_error(run(*args), text)
+
+
+def test_cli_names_the_bad_line_of_an_orders_file(fast_referee, tmp_path):
+    orders = tmp_path / "orders.txt"
+    orders.write_text("LLMSMSLMSLMS\nLLMSMSLMSLMQ\n")
+    assert_user_error(run("--orders", str(orders)), "orders.txt line 2: 'LLMSMSLMSLMQ': bad letter 'Q'")
+
+
+def test_cli_refuses_a_foreign_results_file(fast_referee, tmp_path):
+    out = tmp_path / "other.sqlite"
+    with sqlite3.connect(out) as db:
+        db.execute("CREATE TABLE t (x)")
+    assert_user_error(run("--orders", "sample:2", "--rounds", "2", "--out", str(out), "--workers", "1"),
+                      "not a results file")
+
+
+def test_all_orders_runs_with_nine_barrels(fast_referee, tmp_path):
+    out = tmp_path / "all9.sqlite"
+    result = run("--orders", "all", "--barrels", "9", "--rounds", "1", "--workers", "1", "--no-progress",
+                 "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert len(_rows(out)) == len(all_orders(9)) == 1680
