@@ -17,6 +17,10 @@ _SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "replay": ("kipp.cli_game", "replay", "Re-play a recorded JSON game; --check verifies it."),
     "play": ("kipp.cli_play", "play", "Play on screen: people and bots, physics in real time."),
     "params": ("kipp.cli_params", "params", "Print the default parameter file (TOML) to copy and edit."),
+    "calibrate": ("kipp.cli_calibrate", "calibrate", "Fit the parameters to measurements of a real set."),
+    "bench": ("kipp.cli_bench", "bench", "Measure referee speeds and agreement with physics (DESIGN.md 7)."),
+    "tune": ("kipp.cli_tune", "tune", "Rank barrel orders by difficulty (P(complete), barrels stacked)."),
+    "compare": ("kipp.cli_compare", "compare", "Compare the standard game with the variants, with intervals."),
 }
 
 

@@ -1,0 +1,53 @@
+"""The smooth topple model against the physics referee, on a small tower."""
+
+import math
+
+import numpy as np
+
+from calibration.likelihood_fit import make_batch, topple_trial
+from calibration.measurements import ToppleExperiment
+from calibration.numerical_check import numerical_check
+from sim.physics_referee import PhysicsReferee
+from sim.params import load_params
+from sim.tower import Placement, Turn
+
+PARAMS = load_params()
+
+
+def test_centred_tower_falls_in_physics_where_the_model_puts_the_threshold():
+    """6 large barrels, centred, red turned one revolution at a time: the model's static
+    angle (atan(26 / (6 * 36)) = 6.86 deg) less its margin lies between the last tilt that
+    stood and the tilt that crashed in physics."""
+    referee = PhysicsReferee(PARAMS)
+    tower = referee.new_tower()
+    order = ("large",) * 6
+    for size in order:
+        decision = referee.decide(tower, Placement(size, 0.0, 0.0), None)
+        assert not decision.crashed
+        tower = decision.tower
+    fell = None
+    for k in range(1, 6):
+        decision = referee.decide(tower, None, Turn("red", 1.0))
+        tower = decision.tower
+        if decision.crashed:
+            fell = k
+            break
+    assert fell is not None
+    trial = topple_trial(PARAMS, ToppleExperiment(order, ("red",) * fell, 1.0, fell))
+    batch = make_batch(PARAMS, [trial], np.random.default_rng(0), n_draws=2)
+    threshold = batch.theta_c(1e-9)[0, 0] - math.radians(0.5)
+    tilts = batch.tilts
+    assert tilts[fell - 2] < threshold + math.radians(0.5) and tilts[fell - 1] > threshold - math.radians(0.5)
+
+
+def test_numerical_check_passes_with_the_default_solver():
+    checks = numerical_check(PARAMS, ["small"])
+    assert [c.kind for c in checks] == ["topple of 3", "slide"]
+    assert all(c.ok for c in checks), [c.text() for c in checks]
+
+
+def test_numerical_check_fails_with_a_crippled_solver():
+    from dataclasses import replace
+    crippled = replace(PARAMS, solver=replace(PARAMS.solver, iterations=1, steps_per_second=60))
+    checks = numerical_check(crippled, ["small"], slide=False)
+    assert not all(c.ok for c in checks)
