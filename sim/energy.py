@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from sim.world import TowerWorld
+from sim.world import CM_PER_M, TowerWorld
 
 
 def kinetic_energy(world: TowerWorld) -> float:
@@ -41,6 +41,18 @@ def _contact_points(body, support_shapes) -> list[tuple[float, float]]:
 
     body.each_arbiter(collect)
     return points
+
+
+def barrier_bound(world: TowerWorld) -> float:
+    """An upper bound (g cm^2 / s^2) of :func:`smallest_barrier`, without contact queries.
+
+    The top barrel alone must not topple, and its barrier M g (sqrt(d^2 + h^2) - h) is
+    below M g d, with d no more than its end radius (its contact lies within its end face).
+    """
+    if not world.barrels:
+        return math.inf
+    top = world.barrels[-1]
+    return top.body.mass * -world.space.gravity.y * top.spec.end_diameter_m / 2 * CM_PER_M
 
 
 def smallest_barrier(world: TowerWorld) -> float:

@@ -36,7 +36,7 @@ import math
 from sim.geometry import deck_gradient, downhill_direction, slope_along
 from sim.params import Params, load_params
 from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
-from sim.energy import kinetic_energy, smallest_barrier
+from sim.energy import barrier_bound, kinetic_energy, smallest_barrier
 from sim.turn_profile import turn_duration_s
 from sim.world import Fall, TowerWorld
 
@@ -176,8 +176,11 @@ class DecisionRun:
         """Has the tower's kinetic energy stayed far below its smallest barrier against
         toppling for a whole settle window, with the deck at rest?"""
         world, settle = self.world, self.params.settle
-        calm = (not world.deck_moving
-                and kinetic_energy(world) < settle.energy_fraction * smallest_barrier(world))
+        calm = False
+        if not world.deck_moving:
+            energy, fraction = kinetic_energy(world), settle.energy_fraction
+            # the cheap bound first: no barrier exceeds the top barrel's (see sim.energy)
+            calm = energy < fraction * barrier_bound(world) and energy < fraction * smallest_barrier(world)
         if not calm:
             self._calm_since = None
             return False
