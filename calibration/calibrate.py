@@ -142,6 +142,10 @@ def calibrate(measurements: Measurements, start_path: str | Path | None = None, 
     more, more_quality, more_warnings = fit_likelihood(params, measurements, seed=seed, n_draws=n_draws)
     if not fitted and not more:
         raise CalibrationError("the measurement file holds no data to fit")
+    for f in more:
+        if f.key == "sigma_game_mm":  # the recorded players' skill becomes the bots' default
+            _set(overrides, "placement.sigma_mm", f.value)
+            params = _load(start_path, overrides)
     starts = _start_values(start)
     return Calibration(params, fitted + more, quality + more_quality, warnings + more_warnings, overrides,
                        {f.key: starts[f.key] for f in fitted if f.key in starts}, measurements.synthetic)

@@ -23,7 +23,7 @@ from sim.params import ParamsError, load_params
 
 _USES = {
     "sigma_topple_mm": "placement error of the topple experimenter (not a parameter-file key)",
-    "sigma_game_mm": "placement skill of the recorded players: use it as the bots' sigma (Bot(sigma_mm=...))",
+    "sigma_game_mm": "placement skill of the recorded players, written as placement.sigma_mm (the bots' default)",
     "turn_margin_deg": "real turns topple towers this far below the static angle (compare fast.turn_margin_deg)",
 }
 
@@ -78,6 +78,8 @@ def params_text(result: Calibration, start_path: str | Path | None = None, sourc
         interval = "at a bound" if math.isnan(f.stderr) else f"+- {f.stderr:.2g}, 95% [{f.low:.4g}, {f.high:.4g}]"
         if "." in f.key:
             comments[f.key] = f"calibrated: {interval}, n = {f.n} ({f.source})"
+        elif f.key == "sigma_game_mm":
+            comments["placement.sigma_mm"] = f"calibrated: {interval}, n = {f.n} ({f.source})"
         else:
             header.append(f"# {f.key} = {f.value:.4g} ({interval}, n = {f.n} {f.source}): {_USES.get(f.key, '')}")
     lines = list(header)

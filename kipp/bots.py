@@ -64,8 +64,10 @@ class Bot:
     """A computer player.
 
     - ``sigma_mm``: placement skill, the standard deviation of the Gaussian error per
-      axis (deck frame, mm) around the aim, the centre of the top barrel. Offsets are
-      rounded to whole micrometres so that transcripts show them exactly.
+      axis (deck frame, mm) around the aim, the centre of the top barrel; by default the
+      parameter set's ``placement.sigma_mm`` (1.5 mm, or what ``kipp calibrate`` fitted to
+      recorded games). Offsets are rounded to whole micrometres so that transcripts show
+      them exactly.
     - ``wild``: ``leveler`` turns the sailor that leaves the deck most level (the
       rulebook's advice; ties go to red, then yellow, then blue); ``random`` picks one
       uniformly.
@@ -76,13 +78,15 @@ class Bot:
     """
 
     name: str = "bot"
-    sigma_mm: float = 1.5
+    sigma_mm: float | None = None
     wild: str = "leveler"
     passing: str = "never"
     caution: float = 1.0
     params: Params = field(default_factory=load_params, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if self.sigma_mm is None:
+            object.__setattr__(self, "sigma_mm", self.params.placement.sigma_m * 1000)
         if self.wild not in WILD_POLICIES:
             raise ValueError(f"unknown wild policy {self.wild!r}; expected one of {', '.join(WILD_POLICIES)}")
         if self.passing not in PASS_POLICIES:

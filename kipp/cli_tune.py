@@ -89,8 +89,9 @@ progress_option = click.option("--no-progress", is_flag=True, help="No progress 
 @click.option("--barrels", default="12", show_default=True, metavar="12|9",
               help="Barrels per round (9: the younger sailors' variant).")
 @click.option("--half-turn", is_flag=True, help="Sailors turn half a revolution (younger sailors).")
-@click.option("--sigma-mm", default="1.5", show_default=True, metavar="S",
-              help="Player model: placement error, standard deviation per axis, mm.")
+@click.option("--sigma-mm", default=None, metavar="S",
+              help="Player model: placement error, standard deviation per axis, mm "
+                   "[default: the parameter set's placement.sigma_mm, 1.5].")
 @click.option("--wild", default="leveler", show_default=True, metavar="|".join(WILD_POLICIES),
               help="Player model on a wild roll: turn the sailor that levels the deck best, or a random one.")
 @seed_option
@@ -127,8 +128,9 @@ def tune(orders_spec: str, rounds: int, barrels: str, half_turn: bool, sigma_mm:
 
     if barrels not in ("12", "9"):
         raise UserError(f"--barrels: expected 12 or 9, got {barrels!r}")
+    params = params if params is not None else load_params()
     try:
-        sigma = float(sigma_mm)
+        sigma = float(sigma_mm) if sigma_mm is not None else params.placement.sigma_m * 1000
     except ValueError:
         sigma = math.nan
     if not (math.isfinite(sigma) and sigma >= 0):
@@ -144,7 +146,6 @@ def tune(orders_spec: str, rounds: int, barrels: str, half_turn: bool, sigma_mm:
         raise UserError(f"--orders: {error}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise UserError(f"--orders: cannot read {orders_spec} ({getattr(error, 'strerror', None) or error})") from None
-    params = params if params is not None else load_params()
     run = TuneRun(RoundModel(int(barrels), half_turn, sigma, wild), seed, rounds, referee_name,
                   params_fingerprint(params), orders_spec)
     workers = workers or default_workers()

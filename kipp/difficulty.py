@@ -50,7 +50,8 @@ class RoundModel:
 
     barrels: int = 12
     half_turn: bool = False
-    sigma_mm: float = 1.5
+    sigma_mm: float | None = None
+    """Placement error per axis, mm; None: the parameter set's ``placement.sigma_mm``."""
     wild: str = "leveler"
 
     def config(self) -> GameConfig:

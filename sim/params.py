@@ -141,6 +141,13 @@ class FastParams:
 
 
 @dataclass(frozen=True)
+class PlacementParams:
+    """How precisely barrels are put on the tower: Gaussian error per deck axis, metres."""
+
+    sigma_m: float
+
+
+@dataclass(frozen=True)
 class Params:
     """The whole parameter set, SI units."""
 
@@ -149,6 +156,7 @@ class Params:
     barrels: tuple[BarrelSpec, ...]
     mu: float
     """Coefficient of friction for every touching pair (wood on wood)."""
+    placement: PlacementParams
     solver: SolverParams
     settle: SettleParams
     crash: CrashParams
@@ -181,6 +189,7 @@ _SCHEMA: dict[str, Any] = {
     },
     "turn": {"rate_rev_per_s": (float, _POSITIVE), "profile": (str, PROFILES)},
     "barrels": "barrels",
+    "placement": {"sigma_mm": (float, _NON_NEGATIVE)},
     "friction": {"mu": (float, _POSITIVE)},
     "solver": {
         "steps_per_second": (int, _POSITIVE),
@@ -313,6 +322,7 @@ def _build(raw: Mapping) -> Params:
         turn=TurnParams(rate_rev_per_s=raw["turn"]["rate_rev_per_s"], profile=raw["turn"]["profile"]),
         barrels=barrels,
         mu=raw["friction"]["mu"],
+        placement=PlacementParams(sigma_m=raw["placement"]["sigma_mm"] / 1000),
         solver=SolverParams(
             steps_per_second=solver["steps_per_second"],
             iterations=solver["iterations"],

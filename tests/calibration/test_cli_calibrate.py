@@ -22,7 +22,9 @@ def test_calibrate_synthetic_writes_a_loadable_parameter_file(tmp_path):
     assert params.ship.thread_pitch_m == pytest.approx(0.00386, rel=0.01)
     assert params.mu == pytest.approx(0.42, rel=0.05)
     text = out.read_text()
-    assert "# SYNTHETIC" in text and "sigma_game_mm" in text and "calibrated: +-" in text
+    assert "# SYNTHETIC" in text and "sigma_topple_mm" in text and "calibrated: +-" in text
+    # the recorded players' skill (true 1.8 mm) becomes the bots' default placement error
+    assert params.placement.sigma_m * 1000 == pytest.approx(1.8, rel=0.2)
 
 
 def test_start_file_keeps_its_other_keys(tmp_path):
