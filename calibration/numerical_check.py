@@ -18,7 +18,8 @@ import math
 from dataclasses import dataclass
 
 from sim.params import Params
-from sim.statics import measure_sliding_angle, measure_toppling_angle, sliding_angle, toppling_angle
+from sim.closed_forms import sliding_angle, toppling_angle
+from sim.statics import measure_sliding_angle, measure_toppling_angle
 
 TOPPLE_TOL_DEG = 0.25
 SLIDE_TOL_DEG = 0.1

@@ -13,7 +13,7 @@ synthetic data set):
   disc and the lower barrel's top disc (the deck for the bottom barrel, which sits in
   the recess and cannot slide). ``theta_c`` is the smallest such tilt over the
   interfaces, capped by the sliding angle atan(mu) above the bottom barrel. These are
-  the closed-form statics of sim.statics, in 3D for round end faces.
+  the closed-form statics of sim.closed_forms, in 3D for round end faces.
 - A turn crashes the tower when ``theta > theta_c - margin + jitter``: ``margin_deg`` is
   the dynamic deficit of a real turn (DESIGN.md 3: a 1 s turn topples a stack 0.5-0.7
   deg below its static angle); ``jitter`` ~ N(0, JITTER_DEG^2) independently per phase

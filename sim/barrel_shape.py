@@ -4,11 +4,12 @@ The outline has flat ends of the end diameter and bulges to the belly diameter a
 mid-height along a parabola (a box when the two diameters are equal). Corners are
 sharp: a rounded corner would move the tipping edge inward.
 
-In the 2D slice a barrel sits on its neighbour over a chord of its round face, not over
-the full diameter: when the two centres are ``cross_offset`` apart across the slice, the
-contact of two discs of radius r reaches only ``sqrt(r^2 - cross_offset^2)`` along the
-slice. :func:`outline` narrows an end face to that chord (for a 2 mm cross offset on a
-9 mm radius, 0.22 mm, 2.5% of the tipping arm).
+In the 2D slice a barrel sits on its neighbour over a chord of the lower barrel's round
+top face, not over its full diameter: along the line through the upper barrel's centre,
+``cross_offset`` across the slice from the lower centre, that face reaches only
+``sqrt(r^2 - cross_offset^2)`` along the slice (the upper barrel's own bottom face
+reaches its full radius there). :func:`outline` narrows the top face to that chord (for
+a 2 mm cross offset on a 9 mm radius, 0.22 mm, 2.5% of the tipping arm).
 """
 
 from __future__ import annotations
@@ -31,12 +32,11 @@ def chord_half_width(radius_m: float, cross_offset_m: float) -> float:
     return max(math.sqrt(max(inside, 0.0)), 0.1 * radius_m)
 
 
-def outline(spec: BarrelSpec, *, bottom_half_width_m: float | None = None,
-            top_half_width_m: float | None = None) -> list[tuple[float, float]]:
+def outline(spec: BarrelSpec, *, top_half_width_m: float | None = None) -> list[tuple[float, float]]:
     """Counter-clockwise outline (x, y) in metres about the barrel's centre.
 
-    The end faces default to the end diameter; pass a narrower half-width (see
-    :func:`chord_half_width`) to account for a cross-slice offset to the neighbour.
+    The end faces have the end diameter; pass a narrower top half-width (see
+    :func:`chord_half_width`) to account for the cross-slice offset of the barrel above.
     """
     half_h = spec.height_m / 2
     end = spec.end_diameter_m / 2
@@ -44,8 +44,6 @@ def outline(spec: BarrelSpec, *, bottom_half_width_m: float | None = None,
     right = []
     for fraction in _PROFILE_HEIGHTS:
         half_w = end + bulge * (1.0 - fraction * fraction)
-        if fraction == -1.0 and bottom_half_width_m is not None:
-            half_w = min(half_w, bottom_half_width_m)
         if fraction == 1.0 and top_half_width_m is not None:
             half_w = min(half_w, top_half_width_m)
         right.append((half_w, fraction * half_h))
@@ -59,8 +57,9 @@ def moment_of_inertia(spec: BarrelSpec) -> float:
     """Moment of inertia (kg m^2) about a horizontal axis through the centre.
 
     That of a solid cylinder about a transverse axis, m (3 r^2 + h^2) / 12, with r^2 the
-    mean of the squared radius over the bulging profile: the 3D barrel's value, not that
-    of the flat side-view polygon (which would be m (4 r^2 + h^2) / 12 for a box).
+    mean of the squared radius over the bulging profile: an approximation of the 3D
+    barrel (it spreads the mass evenly along the height), not the flat side-view
+    polygon's value (which would be m (4 r^2 + h^2) / 12 for a box).
     """
     end = spec.end_diameter_m / 2
     bulge = (spec.belly_diameter_m - spec.end_diameter_m) / 2

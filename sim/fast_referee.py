@@ -37,7 +37,7 @@ from typing import Sequence
 
 import numpy as np
 
-from sim.geometry import downhill_direction
+from sim.geometry import downhill_direction, into_recess, is_level
 from sim.params import Params, load_params
 from sim.static_check import SizeTable, pack, static_margin_one, static_margins
 from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
@@ -107,7 +107,8 @@ class FastReferee:
         without a linear solve per call."""
         (a0, a1, a2), (b0, b1, b2) = self._gradient_rows
         r, y, b = turns
-        return a0 * r + a1 * y + a2 * b, b0 * r + b1 * y + b2 * b
+        gradient = a0 * r + a1 * y + a2 * b, b0 * r + b1 * y + b2 * b
+        return (0.0, 0.0) if is_level(gradient) else gradient  # equal turns leave ~1e-18 of noise
 
     def new_tower(self) -> TowerState:
         """An empty deck with all sailors level."""
@@ -124,11 +125,8 @@ class FastReferee:
             top = tower.barrels[-1]
             base = top.z_m + self.params.barrel(top.size).height_m / 2
         else:  # into the round recess, as physics does
-            limit = max(0.0, ship.recess_diameter_m - spec.end_diameter_m) / 2
-            radius = math.hypot(x, y)
-            if radius > limit:
-                x, y = x * limit / radius, y * limit / radius
-            base = -ship.recess_depth_m if math.hypot(x, y) <= ship.recess_diameter_m / 2 else 0.0
+            x, y = into_recess(ship, spec.end_diameter_m, x, y)
+            base = -ship.recess_depth_m
         pose = BarrelPose(placement.size, x, y, base + spec.height_m / 2, 0.0)
         return replace(tower, barrels=tower.barrels + (pose,))
 

@@ -16,6 +16,7 @@ heights ``pitch * turns``; the deck is the plane through the three screw tops.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Mapping
 
 import numpy as np
@@ -24,6 +25,9 @@ from sim.params import SCREWS, ShipParams
 
 Gradient = tuple[float, float]
 """(dz/dx, dz/dy) of the deck plane, dimensionless."""
+
+LEVEL_TOLERANCE = 1e-12
+"""A gradient this small is rounding noise: the deck is level (equal turns give ~1e-18)."""
 
 
 def _screw_matrix(ship: ShipParams) -> np.ndarray:
@@ -55,17 +59,63 @@ def tilt_angle(gradient: Gradient) -> float:
     return math.atan(math.hypot(*gradient))
 
 
-def downhill_direction(gradient: Gradient, *, level_tolerance: float = 1e-12) -> float | None:
+def is_level(gradient: Gradient) -> bool:
+    """Is the deck level, up to rounding (|gradient| <= :data:`LEVEL_TOLERANCE`)?"""
+    return math.hypot(*gradient) <= LEVEL_TOLERANCE
+
+
+def deck_tilt_deg(ship: ShipParams, turns: Mapping[str, float]) -> float:
+    """Tilt of the deck for the given sailor turn counts (revolutions), degrees.
+
+    Cached: games and sweeps ask for the same few counts (multiples of half a turn)
+    over and over, and solving the plane is the costly part.
+    """
+    if len(turns) > len(SCREWS) or not all(name in SCREWS for name in turns):
+        deck_plane(ship, turns)  # raises, naming the unknown sailor
+    return _tilt_deg(ship, tuple(float(turns.get(name, 0.0)) for name in SCREWS))
+
+
+@lru_cache(maxsize=4096)
+def _tilt_deg(ship: ShipParams, counts: tuple[float, ...]) -> float:
+    return math.degrees(tilt_angle(deck_gradient(ship, dict(zip(SCREWS, counts)))))
+
+
+def downhill_direction(gradient: Gradient) -> float | None:
     """Direction the deck leans toward (of -gradient), radians from the bow (+x) toward port (+y).
 
-    ``None`` when the deck is level (|gradient| <= ``level_tolerance``).
+    ``None`` when the deck is level (:func:`is_level`).
     """
-    gx, gy = gradient
-    if math.hypot(gx, gy) <= level_tolerance:
+    if is_level(gradient):
         return None
+    gx, gy = gradient
     return math.atan2(-gy, -gx)
 
 
 def slope_along(gradient: Gradient, direction_rad: float) -> float:
     """Slope dz/ds of the deck along the horizontal direction ``direction_rad`` (dimensionless)."""
     return gradient[0] * math.cos(direction_rad) + gradient[1] * math.sin(direction_rad)
+
+
+def to_slice(x_m: float, y_m: float, direction_rad: float) -> tuple[float, float]:
+    """Deck-frame (x, y) -> (along, across) the slice in direction ``direction_rad``, metres.
+
+    ``across`` points to the left of the slice direction (port, for a slice toward the bow).
+    """
+    cos_d, sin_d = math.cos(direction_rad), math.sin(direction_rad)
+    return x_m * cos_d + y_m * sin_d, -x_m * sin_d + y_m * cos_d
+
+
+def from_slice(along_m: float, across_m: float, direction_rad: float) -> tuple[float, float]:
+    """Inverse of :func:`to_slice`: (along, across) -> deck-frame (x, y), metres."""
+    cos_d, sin_d = math.cos(direction_rad), math.sin(direction_rad)
+    return along_m * cos_d - across_m * sin_d, along_m * sin_d + across_m * cos_d
+
+
+def into_recess(ship: ShipParams, end_diameter_m: float, x_m: float, y_m: float) -> tuple[float, float]:
+    """Where a bottom barrel of ``end_diameter_m`` aimed at (x, y) comes to sit: in the deck's
+    round recess, so its centre is at most (recess - end diameter) / 2 from the tower spot."""
+    limit = max(0.0, ship.recess_diameter_m - end_diameter_m) / 2
+    radius = math.hypot(x_m, y_m)
+    if radius <= limit:
+        return x_m, y_m
+    return x_m * limit / radius, y_m * limit / radius

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 
-from sim.geometry import deck_gradient, downhill_direction, slope_along
+from sim.geometry import deck_gradient, downhill_direction, from_slice, into_recess, slope_along, to_slice
 from sim.params import Params, load_params
 from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
 from sim.energy import barrier_bound, kinetic_energy, smallest_barrier
@@ -54,23 +54,21 @@ def build_world(params: Params, tower: TowerState, slice_direction_rad: float,
     if deck_slope is None:
         deck_slope = slope_along(deck_gradient(params.ship, tower.turns_by_sailor()), slice_direction_rad)
     world = TowerWorld(params, deck_slope)
-    cos_d, sin_d = math.cos(slice_direction_rad), math.sin(slice_direction_rad)
     tilt_scale = math.cos(slice_direction_rad - tower.slice_direction_rad)
-    for barrel in tower.barrels:
-        along = barrel.x_m * cos_d + barrel.y_m * sin_d
-        across = -barrel.x_m * sin_d + barrel.y_m * cos_d
-        world.add_barrel(params.barrel(barrel.size), along, barrel.z_m, barrel.tilt_rad * tilt_scale, across)
+    sliced = [to_slice(b.x_m, b.y_m, slice_direction_rad) for b in tower.barrels]
+    for index, (barrel, (along, across)) in enumerate(zip(tower.barrels, sliced)):
+        above = sliced[index + 1][1] if index + 1 < len(sliced) else None
+        world.add_barrel(params.barrel(barrel.size), along, barrel.z_m, barrel.tilt_rad * tilt_scale, across,
+                         above_cross_offset_m=above)
     return world
 
 
 def tower_from_world(world: TowerWorld, turns: tuple[float, float, float],
                      slice_direction_rad: float) -> TowerState:
     """Read the barrels' poses back into a deck-frame :class:`TowerState`."""
-    cos_d, sin_d = math.cos(slice_direction_rad), math.sin(slice_direction_rad)
     barrels = []
     for barrel, (along, z, tilt), across in zip(world.barrels, world.poses(), world.cross_offsets_m()):
-        barrels.append(BarrelPose(barrel.spec.name, along * cos_d - across * sin_d,
-                                  along * sin_d + across * cos_d, z, tilt))
+        barrels.append(BarrelPose(barrel.spec.name, *from_slice(along, across, slice_direction_rad), z, tilt))
     return TowerState(turns=turns, slice_direction_rad=slice_direction_rad, barrels=tuple(barrels))
 
 
@@ -87,6 +85,7 @@ class DecisionRun:
         self.params = params
         self.plain = plain
         self._fall: Fall | None = None
+        self._fallen: TowerState | None = None
         self.steps_per_frame = max(1, round(params.solver.steps_per_second / FRAME_HZ))
         self._tower = tower
         self._turn = turn
@@ -106,12 +105,10 @@ class DecisionRun:
         self.phase = "place"
         self.world = build_world(self.params, self._tower, self._tower.slice_direction_rad)
         x, y = placement.x_m, placement.y_m
-        if not self._tower.barrels:  # the first barrel goes into the round recess
-            x, y = _clamp_radius(x, y, max(0.0, self.params.ship.recess_diameter_m - spec.end_diameter_m) / 2)
+        if not self._tower.barrels:
+            x, y = into_recess(self.params.ship, spec.end_diameter_m, x, y)
         direction = self._tower.slice_direction_rad
-        along = x * math.cos(direction) + y * math.sin(direction)
-        across = -x * math.sin(direction) + y * math.cos(direction)
-        self.world.drop_barrel(spec, along, across)
+        self.world.drop_barrel(spec, *to_slice(x, y, direction))
         self.slice_direction_rad = direction
         self._deadline_s = self.params.settle.max_time_s
         self._calm_since: float | None = None
@@ -148,8 +145,10 @@ class DecisionRun:
         if self._fall is None:  # once fallen (plain loop) barrels may fall freely off the deck
             world.check_sane()
             self._fall = world.find_fall()
-            if self._fall is not None and not self.plain:
-                return self._finish(self._fall)
+            if self._fall is not None:
+                if not self.plain:
+                    return self._finish(self._fall)
+                self._fallen = tower_from_world(world, self._tower.turns, self.slice_direction_rad)
             if self._standing is None and self._certain_to_stand():
                 self._standing = tower_from_world(world, self._tower.turns, self.slice_direction_rad)
         certain = self._standing is not None and not self.plain
@@ -191,21 +190,16 @@ class DecisionRun:
     def _finish(self, fall: Fall | None) -> Decision:
         self._simulated_s += self.world.time_s
         crashed = fall is not None
-        if crashed:
-            tower = tower_from_world(self.world, self._tower.turns, self.slice_direction_rad)
-        else:
+        if not crashed:
             tower = self._standing_tower()
+        elif self.plain:  # the plain loop ran on after the fall: report the poses when it was seen
+            tower = self._fallen
+        else:
+            tower = tower_from_world(self.world, self._tower.turns, self.slice_direction_rad)
         self.decision = Decision(crashed=crashed, tower=tower, phase=self.phase if crashed else None,
                                  reason=fall.reason if crashed else "stands",
                                  simulated_s=self._simulated_s)
         return self.decision
-
-
-def _clamp_radius(x: float, y: float, limit: float) -> tuple[float, float]:
-    radius = math.hypot(x, y)
-    if radius <= limit:
-        return x, y
-    return x * limit / radius, y * limit / radius
 
 
 class PhysicsReferee:

@@ -20,7 +20,7 @@ from the deck's top surface; metres), the deck tilted by its gradient g = (dz/dx
   turning less than ``recess_wall_contact_rad`` about its own bottom corner; it then
   stands up to the larger of the two angles. In the recess it cannot slide.
 
-These are the closed forms of :mod:`sim.statics`: a centred stack of N equal boxes
+These are the closed forms of :mod:`sim.closed_forms`: a centred stack of N equal boxes
 (w wide, h high) on a flat deck topples at tan(theta) = w / (N h); any interface slides
 at tan(theta) = mu. Offsets across the downhill direction shorten the lever to the chord
 of the disc (the 2D physics narrows its faces the same way, :mod:`sim.barrel_shape`).

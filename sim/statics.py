@@ -1,14 +1,5 @@
-"""Closed-form statics and the quasi-static experiments that check the physics against them.
-
-Closed forms (rigid bodies, sharp corners, a deck tilted by theta):
-
-- N equal boxes of width w and height h stacked single file topple about the bottom
-  box's downhill corner when tan(theta) = w / (N h): the centre of mass of the stack,
-  at height N h / 2, then stands above that corner.
-- A box slides when tan(theta) = mu, whatever its shape.
-- Harmonic stack: with the k-th box from the top overhanging the one below by
-  w / (2 k), the centre of mass of every sub-stack stands exactly above the edge
-  beneath it (the critical overhang).
+"""Quasi-static experiments that check the physics against the closed forms of
+:mod:`sim.closed_forms`.
 
 The experiments tilt a flat deck (no recess) slowly and report the deck angle at which
 the boxes start to move; the physics core's tests compare them with the closed forms,
@@ -20,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from sim.closed_forms import sliding_angle, toppling_angle
 from sim.params import BarrelSpec, Params
 from sim.world import TowerWorld
 
@@ -27,31 +19,6 @@ ONSET_TILT_RAD = math.radians(0.5)
 """A box turned this far against its support has started to topple."""
 ONSET_SLIDE_M = 0.0001
 """A box moved this far along its support has started to slide."""
-
-
-def box_spec(width_m: float, height_m: float, mass_kg: float = 0.02, name: str = "box") -> BarrelSpec:
-    """A rectangular box (a barrel with no bulge): width and height in metres, mass in kg."""
-    return BarrelSpec(name=name, colour="grey", count=1, height_m=height_m, end_diameter_m=width_m,
-                      belly_diameter_m=width_m, mass_kg=mass_kg)
-
-
-def toppling_angle(width_m: float, height_m: float, n: int) -> float:
-    """Closed-form toppling angle (rad) of ``n`` equal boxes: tan(theta) = w / (n h)."""
-    return math.atan(width_m / (n * height_m))
-
-
-def sliding_angle(mu: float) -> float:
-    """Closed-form sliding angle (rad): tan(theta) = mu."""
-    return math.atan(mu)
-
-
-def harmonic_offsets(width_m: float, n: int, scale: float = 1.0) -> list[float]:
-    """Centre positions (m) along the slice of ``n`` boxes, bottom first, stacked with the
-    harmonic overhang ``scale * w / (2 k)`` of the k-th box from the top over the one below."""
-    positions = [0.0]
-    for k in range(n - 1, 0, -1):  # the box above box (n - k) is the k-th from the top
-        positions.append(positions[-1] + scale * width_m / (2 * k))
-    return positions
 
 
 def flat_deck(params: Params) -> Params:

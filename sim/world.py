@@ -8,7 +8,8 @@ surface from the tower spot, ``z_m`` along the deck normal from the deck's top s
 
 Inside, pymunk runs in centimetres and grams (g = 981 cm/s^2): pymunk's collision slop
 and sleeping thresholds are absolute lengths, and in SI the default slop is larger than
-a barrel (DESIGN.md 3). Conversion happens only in this module.
+a barrel (DESIGN.md 3). Conversion happens at this module's boundary (and in
+:mod:`sim.energy`, which reads the world's internal units).
 
 The deck is a kinematic body driven by velocity, never by setting its angle: a
 kinematic body moved by position does not carry the bodies resting on it, and one that
@@ -102,26 +103,30 @@ class TowerWorld:
         return -ship.recess_depth_m if abs(s_m) <= ship.recess_diameter_m / 2 else 0.0
 
     def add_barrel(self, spec: BarrelSpec, s_m: float, z_m: float, tilt_rad: float = 0.0,
-                   cross_offset_m: float = 0.0) -> None:
+                   cross_offset_m: float = 0.0, above_cross_offset_m: float | None = None) -> None:
         """Put a barrel on top of the tower at rest at the given deck-frame pose.
 
-        ``cross_offset_m`` is the barrel centre's offset across the slice; the faces it
-        shares with its neighbours are narrowed to the chord that offset leaves.
+        ``cross_offset_m`` is the barrel centre's offset across the slice: the top face of
+        the barrel below is narrowed to the chord that offset leaves. Pass the offset of
+        the barrel that will go on top of this one, if known, to shape it right at once.
         """
-        below = self.barrels[-1] if self.barrels else None
-        bottom_half = None
-        if below is not None:
-            relative = cross_offset_m - below.cross_offset_m
-            bottom_half = chord_half_width(spec.end_diameter_m / 2, relative)
-            below.top_half_width_m = chord_half_width(below.spec.end_diameter_m / 2, relative)
-            self._reshape(below)
+        if self.barrels:
+            below = self.barrels[-1]
+            top_half = chord_half_width(below.spec.end_diameter_m / 2, cross_offset_m - below.cross_offset_m)
+            if top_half != below.top_half_width_m:
+                below.top_half_width_m = top_half
+                self.space.remove(below.shape)
+                below.shape = self._make_shape(below.body, below.spec, top_half)
+                self.space.add(below.shape)
+        top_half = spec.end_diameter_m / 2
+        if above_cross_offset_m is not None:
+            top_half = chord_half_width(top_half, above_cross_offset_m - cross_offset_m)
         body = pymunk.Body(spec.mass_kg * G_PER_KG, moment_of_inertia(spec) * G_PER_KG * CM_PER_M ** 2)
         body.position = self.deck.local_to_world((s_m * CM_PER_M, z_m * CM_PER_M))
         body.angle = self.deck.angle + tilt_rad
-        barrel = _Barrel(spec, body, None, cross_offset_m, spec.end_diameter_m / 2)  # type: ignore[arg-type]
-        barrel.shape = self._make_shape(body, spec, bottom_half, None)
-        self.space.add(body, barrel.shape)
-        self.barrels.append(barrel)
+        shape = self._make_shape(body, spec, top_half)
+        self.space.add(body, shape)
+        self.barrels.append(_Barrel(spec, body, shape, cross_offset_m, top_half))
 
     def drop_barrel(self, spec: BarrelSpec, s_m: float, cross_offset_m: float = 0.0) -> None:
         """Release a barrel from rest, aligned with the top face it falls on, the drop
@@ -138,23 +143,11 @@ class TowerWorld:
             tilt, base_z = 0.0, self.floor_height_m(s_m)
         self.add_barrel(spec, s_m, base_z + drop + spec.height_m / 2, tilt, cross_offset_m)
 
-    def _make_shape(self, body: pymunk.Body, spec: BarrelSpec, bottom_half: float | None,
-                    top_half: float | None) -> pymunk.Poly:
-        points = outline(spec, bottom_half_width_m=bottom_half, top_half_width_m=top_half)
+    def _make_shape(self, body: pymunk.Body, spec: BarrelSpec, top_half: float) -> pymunk.Poly:
+        points = outline(spec, top_half_width_m=top_half)
         shape = pymunk.Poly(body, [(x * CM_PER_M, y * CM_PER_M) for x, y in points])
         shape.friction = self._friction
         return shape
-
-    def _reshape(self, barrel: _Barrel) -> None:
-        index = self.barrels.index(barrel)
-        below = self.barrels[index - 1] if index > 0 else None
-        bottom_half = None
-        if below is not None:
-            bottom_half = chord_half_width(barrel.spec.end_diameter_m / 2,
-                                           barrel.cross_offset_m - below.cross_offset_m)
-        self.space.remove(barrel.shape)
-        barrel.shape = self._make_shape(barrel.body, barrel.spec, bottom_half, barrel.top_half_width_m)
-        self.space.add(barrel.shape)
 
     # --- the deck's motion --------------------------------------------------------
 
@@ -185,14 +178,15 @@ class TowerWorld:
         if self._motion is not None:
             target = self._motion[self._motion_step]
             self._motion_step += 1
-            if self._motion_step == len(self._motion):
-                self._motion = None
             # the velocity that lands the deck exactly on the profile at the end of this step
             self.deck.angular_velocity = (target - self.deck.angle) / self.dt_s
-        self.space.step(self.dt_s)
+            self.space.step(self.dt_s)
+            if self._motion_step == len(self._motion):
+                self._motion = None
+                self.deck.angular_velocity = 0.0
+        else:
+            self.space.step(self.dt_s)
         self.time_s += self.dt_s
-        if self._motion is None and self.deck.angular_velocity != 0.0:
-            self.deck.angular_velocity = 0.0
 
     def check_sane(self) -> None:
         """Raise :class:`PhysicsError` on NaN or a runaway speed."""

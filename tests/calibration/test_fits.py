@@ -11,7 +11,7 @@ from calibration.likelihood_fit import make_batch, round_trial, topple_trial
 from calibration.measurements import GameRound, ToppleExperiment
 from calibration.topple_model import Batch, Step, Trial, phases
 from sim.params import load_params
-from sim.statics import toppling_angle
+from sim.closed_forms import toppling_angle
 
 PARAMS = load_params()
 
@@ -69,7 +69,7 @@ def test_too_little_contradictory_or_unphysical_data_is_refused(raw, message):
 
 
 def test_centred_stack_of_equal_barrels_has_the_closed_form_toppling_angle():
-    """sigma -> 0: tan(theta) = w / (n h) for n equal barrels (sim.statics.toppling_angle)."""
+    """sigma -> 0: tan(theta) = w / (n h) for n equal barrels (sim.closed_forms.toppling_angle)."""
     spec = PARAMS.barrel("medium")
     trial = Trial(("medium",) * 5, tuple(phases(PARAMS, 5, [Step("red", 1.0, False)])), 1, None)
     batch = make_batch(PARAMS, [trial], np.random.default_rng(0), n_draws=4)

@@ -1,19 +1,25 @@
 """Recovery: the fit of the SYNTHETIC set returns the parameters it was made from."""
 
 import pytest
+import scipy.stats
 
-from calibration.make_synthetic import SEED, TRUTH, generate
 from calibration import SYNTHETIC_PATH
+from calibration.make_synthetic import SEED, TRUTH, generate
 
 
 def test_shipped_synthetic_set_is_what_the_script_makes():
     assert SYNTHETIC_PATH.read_text() == generate(SEED)
 
 
-def test_every_parameter_within_its_stated_95_percent_interval(synthetic_fit):
+def test_parameters_within_their_stated_95_percent_intervals(synthetic_fit):
+    # With honest 95% intervals each of the n parameters misses with probability 0.05, so
+    # requiring no miss at all would pass for only ~30% of seeds with 24 parameters.
+    # Allow what a binomial(n, 0.05) exceeds with probability < 1%.
+    n = len(synthetic_fit.fitted)
+    allowed = int(scipy.stats.binom.ppf(0.99, n, 0.05))
     misses = [f"{f.key}: true {TRUTH[f.key]}, fitted {f.value:.4g} [{f.low:.4g}, {f.high:.4g}]"
               for f in synthetic_fit.fitted if not f.covers(TRUTH[f.key])]
-    assert not misses
+    assert len(misses) <= allowed, misses
     assert {f.key for f in synthetic_fit.fitted} == set(TRUTH)
 
 

@@ -12,8 +12,12 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from kipp.bench import table
+from kipp.bench import agreement, table
+from kipp.bench_situations import load_situations
 from kipp.cli import main
+from sim.hybrid_referee import HybridReferee
+from sim.params import load_params
+from sim.tower import Decision
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +43,41 @@ def test_quick_json_has_every_figure(quick_json):
     assert data["agreement"]["hybrid"] >= 0.99
     assert isinstance(data["speedup_2_workers"], float) and 0.2 < data["speedup_2_workers"] < 4
     assert data["quick"] is True
+
+
+class _StoredPhysics:
+    """Stands in for physics on the benchmark set: each situation's stored physics decision.
+
+    That is what :class:`~sim.physics_referee.PhysicsReferee` would decide again (it is
+    deterministic, and the set's fingerprint ties the labels to these parameters), so the
+    hybrid's decisions below are the real ones without running pymunk.
+    """
+
+    def __init__(self, stored):
+        self.labels = {tuple(map(id, s.situation)): s.crashed for s in stored}
+        self.calls = 0
+
+    def decide(self, tower, placement, turn):
+        self.calls += 1
+        return Decision(self.labels[(id(tower), id(placement), id(turn))], tower, "stored", "stored physics")
+
+
+def test_hybrid_agreement_comes_from_the_hybrids_own_routing():
+    """HybridReferee.decide_batch routes the set itself; outside its band the fast decision must
+    match the stored physics label often enough for >= 99% agreement, and the bench says the same."""
+    params = load_params()
+    stored = load_situations(check_params=params)
+    physics = _StoredPhysics(stored)
+    hybrid = HybridReferee(params, physics=physics)
+    decisions = hybrid.decide_batch([s.situation for s in stored])
+    agree = [d.crashed == s.crashed for d, s in zip(decisions, stored)]
+    outside = [a for a, d in zip(agree, decisions) if d.phase != "stored"]
+    assert 0 < physics.calls == hybrid.physics_calls < len(stored) / 2  # a set of close calls
+    assert len(outside) == len(stored) - physics.calls and not all(outside)  # the fast part can disagree
+    assert sum(agree) / len(stored) >= 0.99
+    figures = agreement(params)
+    assert figures["agreement"]["hybrid"] == sum(agree) / len(stored)
+    assert figures["hybrid_physics_share"] == physics.calls / len(stored)
 
 
 def test_table_names_every_figure(quick_json):

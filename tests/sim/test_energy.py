@@ -6,7 +6,8 @@ import pytest
 
 from sim.energy import kinetic_energy, smallest_barrier
 from sim.params import load_params
-from sim.statics import box_spec, flat_deck, stacked_world
+from sim.closed_forms import box_spec
+from sim.statics import flat_deck, stacked_world
 from sim.world import CM_PER_M, G_PER_KG
 
 PARAMS = flat_deck(load_params())

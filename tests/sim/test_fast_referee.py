@@ -18,7 +18,8 @@ from sim.hybrid_referee import HybridReferee
 from sim.params import load_params
 from sim.referees import make_referee
 from sim.static_check import SizeTable, pack, static_margin_one, static_margins
-from sim.statics import box_spec, flat_deck, sliding_angle, toppling_angle
+from sim.closed_forms import box_spec, sliding_angle, toppling_angle
+from sim.statics import flat_deck
 from sim.tower import BarrelPose, Placement, TowerState, Turn
 
 W, H = 0.03, 0.035  # box width and height, metres (DESIGN.md 3)

@@ -1,4 +1,4 @@
-"""The harmonic overhang stack (sim.statics.harmonic_offsets): the k-th box from the top
+"""The harmonic overhang stack (sim.closed_forms.harmonic_offsets): the k-th box from the top
 overhanging the one below by w / (2 k) puts the centre of mass of every sub-stack exactly
 above the edge beneath it. Scaled to 95% every sub-stack keeps a margin and stands;
 scaled to 105% it falls.
@@ -12,7 +12,8 @@ import math
 import pytest
 
 from sim.params import load_params
-from sim.statics import box_spec, flat_deck, harmonic_offsets
+from sim.closed_forms import box_spec, harmonic_offsets
+from sim.statics import flat_deck
 from sim.world import TowerWorld
 
 PLANK = box_spec(0.060, 0.010)

@@ -1,4 +1,4 @@
-"""Quasi-static tilting against closed-form statics (sim.statics has the closed forms).
+"""Quasi-static tilting against closed-form statics (sim.closed_forms has the closed forms).
 
 Tolerances: toppling within 0.25 deg and sliding within 0.1 deg. The measured angles
 are late by the detection lag (0.5 deg of relative turn or 0.1 mm of slip while the deck
@@ -11,8 +11,8 @@ import math
 import pytest
 
 from sim.params import load_params
-from sim.statics import (box_spec, measure_sliding_angle, measure_toppling_angle, sliding_angle,
-                         toppling_angle)
+from sim.closed_forms import box_spec, sliding_angle, toppling_angle
+from sim.statics import measure_sliding_angle, measure_toppling_angle
 
 BOX_W, BOX_H = 0.030, 0.035  # a 3 x 3.5 cm box, as measured in DESIGN.md section 3
 
