@@ -104,6 +104,11 @@ class ChooseSailor:
         return f"ChooseSailor({self.sailor!r})"
 
 
+def place_within(place: Place, limit_mm: float = PLACE_LIMIT_MM) -> bool:
+    """Are both coordinates of ``place`` finite and within ``limit_mm`` of the tower spot?"""
+    return all(math.isfinite(v) and abs(v) <= limit_mm for v in (place.x_mm, place.y_mm))
+
+
 @dataclass(frozen=True)
 class PlaceAnywhere:
     """What :meth:`~kipp.state.GameState.legal_actions` lists when a barrel is to be placed.
@@ -120,8 +125,7 @@ class PlaceAnywhere:
 
     def contains(self, action: object) -> bool:
         """Is ``action`` a legal placement?"""
-        return (isinstance(action, Place)
-                and all(math.isfinite(v) and abs(v) <= self.limit_mm for v in (action.x_mm, action.y_mm)))
+        return isinstance(action, Place) and place_within(action, self.limit_mm)
 
     def __repr__(self) -> str:
         return f"PlaceAnywhere({self.size!r}, top_mm={self.top_mm!r})"

@@ -11,11 +11,15 @@
 - ``rounds_per_s_per_core``: complete rounds (whole seeded games of two default bots, 3
   rounds each) per CPU second, per referee.
 - ``agreement``: fraction of the benchmark situations (:mod:`kipp.bench_situations`) on
-  which ``fast`` and ``hybrid`` agree with the physics referee's stored decision (the
-  hybrid's band situations are physics decisions, so they agree by construction; that is
-  what re-running physics on them would give, physics being deterministic).
-- ``speedup_2_workers``: wall time of a small sweep of fast-referee games on one worker
-  process over that on two (both pools started and warmed up before the clock starts).
+  which ``fast`` and ``hybrid`` agree with the physics referee's stored decision. The
+  hybrid's routing is its own (:meth:`sim.hybrid_referee.HybridReferee.in_band`); the
+  situations it sends to physics take the stored physics label, which is what re-running
+  physics on them gives, physics being deterministic.
+- ``speedup_2_workers``: wall time of a small sweep of fast-referee games with
+  ``--workers 1`` over that with ``--workers 2``, on the executors, chunking and bound on
+  tasks in flight of ``kipp tune``/``kipp compare`` (:mod:`kipp.sweep`: in this process,
+  and a spawned pool of two processes), run with the given parameters; every worker has
+  run a warm-up game before the clock starts.
 
 Extra keys: ``hybrid_physics_share`` (fraction of the set the hybrid hands to physics),
 ``hybrid_physics_share_games`` (of the decisions in the timed hybrid games),
@@ -25,17 +29,22 @@ Extra keys: ``hybrid_physics_share`` (fraction of the set the hybrid hands to ph
 from __future__ import annotations
 
 import concurrent.futures as cf
+import os
 import time
-from typing import Callable
+from typing import Callable, Iterable
 
 import numpy as np
 
 from kipp.bench_situations import load_situations
 from kipp.bots import Bot
 from kipp.config import GameConfig
+from kipp.difficulty import cached_referee
 from kipp.play import play_game
+from kipp.sweep import chunk_size, chunked, open_executor, run_tasks
+from sim.hybrid_referee import HybridReferee
 from sim.params import Params, load_params
 from sim.referees import make_referee
+from sim.tower import Referee
 
 REFEREES = ("physics", "fast", "hybrid")
 ROUNDS_PER_GAME = 3
@@ -74,70 +83,89 @@ def physics_turn_ms(params: Params, count: int, seed: int) -> dict:
             "physics_turn_same_as_plain": sum(a.crashed == b.crashed for a, b in zip(decisions, plain_decisions))}
 
 
-def play_games(referee_name: str, params: Params, seeds: range) -> int:
+def play_games(referee: Referee, params: Params, seeds: Iterable[int]) -> int:
     """Play one seeded game per seed with two default bots; the number of rounds played."""
-    referee = make_referee(referee_name, params)
     bots = [Bot(name, params=params) for name in _CONFIG.players]
+    games = 0
     for seed in seeds:
         play_game(_CONFIG, referee, bots, seed, params=params)
-    return ROUNDS_PER_GAME * len(seeds)
+        games += 1
+    return ROUNDS_PER_GAME * games
 
 
-def rounds_per_s(referee_name: str, params: Params, games: int, seed: int) -> tuple[float, object]:
+def rounds_per_s(referee_name: str, params: Params, games: int, seed: int) -> tuple[float, Referee]:
     """Complete rounds per CPU second with ``referee_name`` (and the referee, for its counters)."""
     referee = make_referee(referee_name, params)
-    bots = [Bot(name, params=params) for name in _CONFIG.players]
     start = time.process_time()
-    for game_seed in range(seed, seed + games):
-        play_game(_CONFIG, referee, bots, game_seed, params=params)
-    return ROUNDS_PER_GAME * games / (time.process_time() - start), referee
+    rounds = play_games(referee, params, range(seed, seed + games))
+    return rounds / (time.process_time() - start), referee
 
 
-_WORKER_PARAMS: Params | None = None
+def _sweep_task(params: Params, seeds: list[int]) -> int:
+    """A task of the timed sweep: fast-referee games, one referee per worker (as ``kipp compare``)."""
+    return play_games(cached_referee("fast", params), params, seeds)
 
 
-def _init_worker() -> None:
-    global _WORKER_PARAMS
-    _WORKER_PARAMS = load_params()
-    play_games("fast", _WORKER_PARAMS, range(1))  # imports and caches warm before the clock starts
+def _warm_task(params: Params) -> int:
+    """Imports and caches warm in whichever worker runs this; that worker's process id."""
+    _sweep_task(params, [0])
+    time.sleep(0.1)  # long enough that an idle worker takes the next one
+    return os.getpid()
 
 
-def _sweep_chunk(seeds: range) -> int:
-    return play_games("fast", _WORKER_PARAMS, seeds)
+def _warm_up(executor: cf.Executor, params: Params, workers: int) -> None:
+    """Run warm-up tasks until every worker process has run one (spawned workers start lazily)."""
+    seen: set[int] = set()
+    for _ in range(20):
+        run_tasks(executor, _warm_task, [(params,)] * (2 * workers), max_in_flight=2 * workers,
+                  on_result=seen.add)
+        if len(seen) >= workers:
+            return
 
 
-def _ready(_: int) -> int:
-    time.sleep(0.05)  # long enough that every worker takes one
-    return 0
+def sweep_seconds(workers: int, games: int, seed: int, params: Params) -> float:
+    """Wall seconds of ``games`` fast-referee games on ``--workers workers``.
 
+    The executor, chunking and bound on tasks in flight are those of ``kipp compare``
+    (:mod:`kipp.sweep`): one worker runs in this process, more in a spawned process pool.
+    """
+    rounds = 0
 
-def sweep_seconds(workers: int, games: int, seed: int) -> float:
-    """Wall seconds of ``games`` fast-referee games in chunks on a pool of ``workers`` processes."""
-    chunks = [range(s, min(s + 4, seed + games)) for s in range(seed, seed + games, 4)]
-    with cf.ProcessPoolExecutor(workers, initializer=_init_worker) as pool:
-        list(pool.map(_ready, range(2 * workers)))
+    def add(result: int) -> None:
+        nonlocal rounds
+        rounds += result
+
+    size = chunk_size(games, workers, largest=16)
+    tasks = [(params, chunk) for chunk in chunked(list(range(seed, seed + games)), size)]
+    with open_executor(workers) as executor:
+        _warm_up(executor, params, workers)
         start = time.perf_counter()
-        rounds = sum(pool.map(_sweep_chunk, chunks))
+        run_tasks(executor, _sweep_task, tasks, max_in_flight=2 * workers, on_result=add)
         elapsed = time.perf_counter() - start
     assert rounds == ROUNDS_PER_GAME * games
     return elapsed
 
 
 def agreement(params: Params) -> dict:
-    """Agreement of fast and hybrid with the stored physics decisions, and the fast speeds."""
-    from sim.fast_referee import FastReferee
+    """Agreement of fast and hybrid with the stored physics decisions, and the fast speeds.
 
+    The hybrid's routing is :meth:`HybridReferee.in_band`; the situations it sends to physics
+    take their stored physics label, which is what physics would decide again (it is
+    deterministic), so only the fast decisions outside the band can disagree.
+    """
     stored = load_situations()
     situations = [s.situation for s in stored]
     labels = np.array([s.crashed for s in stored])
-    fast = FastReferee(params)
+    hybrid = HybridReferee(params)
+    fast = hybrid.fast
     assessment = fast.assess_batch(situations)
     fast_crashed = assessment.crashed
-    to_physics = assessment.closest_deg() < params.fast.hybrid_band_deg
+    to_physics = hybrid.in_band(assessment.closest_deg())
+    hybrid_crashed = np.where(to_physics, labels, fast_crashed)
     single_s, _ = _cpu(lambda: [fast.decide(*s) for s in situations], 0.2)
     batch_s, _ = _cpu(lambda: fast.decide_batch(situations), 0.2)
     return {"agreement": {"fast": float(np.mean(fast_crashed == labels)),
-                          "hybrid": float(np.mean(to_physics | (fast_crashed == labels)))},
+                          "hybrid": float(np.mean(hybrid_crashed == labels))},
             "hybrid_physics_share": float(np.mean(to_physics)),
             "benchmark_situations": len(stored),
             "fast_decisions_per_s": len(situations) / single_s,
@@ -163,8 +191,8 @@ def measure(params: Params | None = None, *, quick: bool = False, seed: int = 0,
         if name == "hybrid":
             result["hybrid_physics_share_games"] = referee.physics_calls / max(1, referee.decisions)
     say("sweep on 1 and 2 workers")
-    one = sweep_seconds(1, _SWEEP_GAMES[level], seed)
-    two = sweep_seconds(2, _SWEEP_GAMES[level], seed)
+    one = sweep_seconds(1, _SWEEP_GAMES[level], seed, params)
+    two = sweep_seconds(2, _SWEEP_GAMES[level], seed, params)
     result["speedup_2_workers"] = one / two
     if viewer:
         say("viewer frame times")

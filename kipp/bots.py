@@ -22,7 +22,7 @@ from typing import Sequence
 import numpy as np
 
 from kipp.actions import WILD, Action, ChooseSailor, Pass, PlaceAnywhere, Place, Play
-from sim.geometry import deck_gradient, tilt_angle
+from sim import geometry
 from sim.params import SCREWS, Params, load_params
 
 WILD_POLICIES = ("leveler", "random")
@@ -30,8 +30,12 @@ PASS_POLICIES = ("never", "cautious")
 
 
 def deck_tilt_deg(params: Params, turns: dict[str, float]) -> float:
-    """Tilt of the deck for the given sailor turn counts (revolutions), degrees."""
-    return math.degrees(tilt_angle(deck_gradient(params.ship, turns)))
+    """Tilt of the deck for the given sailor turn counts (revolutions), degrees.
+
+    :func:`sim.geometry.deck_tilt_deg` (cached) for the parameter set's ship: the same
+    number the transcript's ``turn.tilt_deg`` reports, before rounding.
+    """
+    return geometry.deck_tilt_deg(params.ship, turns)
 
 
 def critical_tilt_deg(params: Params, sizes: Sequence[str]) -> float:

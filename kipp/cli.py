@@ -2,7 +2,9 @@
 
 Subcommands are imported lazily so that ``kipp --help`` stays fast and a subcommand's
 heavy imports (pymunk, pygame, scipy) load only when it runs. User mistakes exit with
-code 2 and one clear line, never a traceback.
+code 2 and one clear line, never a traceback: click's own usage errors (an unknown option,
+a value out of range) included, which click would print as four lines (usage, hint, blank,
+error).
 """
 
 from __future__ import annotations
@@ -24,7 +26,34 @@ _SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+def _one_line(error: click.UsageError) -> click.ClickException:
+    """A click usage error as one ``Error: <command>: <message>`` line (exit 2)."""
+    from kipp.cli_options import UserError
+
+    where = error.ctx.command_path if error.ctx is not None else "kipp"
+    message = " ".join(error.format_message().split())
+    return UserError(f"{where}: {message}")
+
+
 class _LazyGroup(click.Group):
+    """Subcommands imported on demand; usage errors on one line (DESIGN.md section 8)."""
+
+    def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.exceptions.NoArgsIsHelpError:
+            raise  # `kipp` alone prints the help
+        except click.UsageError as error:
+            raise _one_line(error) from None
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as error:
+            raise _one_line(error) from None
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(_SUBCOMMANDS)
 
@@ -40,7 +69,7 @@ class _LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
-@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group("kipp", cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kipp-kipp-ahoi")
 def main() -> None:
     """Kipp, Kipp, Ahoi! -- stack barrels on a tilting ship, on screen and in the lab.

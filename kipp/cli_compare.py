@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from kipp.cli_options import UserError, params_option, seed_option
-from kipp.cli_tune import (check_plot, check_referee, check_scheduler, progress_option, referee_option,
-                           save_plot, scheduler_option, whole_number, workers_option)
+from kipp.cli_options import UserError, params_option, player_count, seed_option
+from kipp.cli_tune import (analysis_referee_option, check_plot, check_scheduler, progress_option, save_plot,
+                           scheduler_option, whole_number, workers_option)
 from sim.params import Params, load_params
 
 
@@ -22,12 +22,12 @@ def _referee_spec(name: str):
               help="Bots per game (1-4).")
 @seed_option
 @params_option
-@referee_option
+@analysis_referee_option
 @workers_option
 @scheduler_option
 @click.option("--plot", default=None, metavar="FILE.png", help="Plot every metric per arm with its interval.")
 @progress_option
-def compare(games: int, players: int, seed: int, params: Params | None, referee_name: str | None,
+def compare(games: int, players: int, seed: int, params: Params | None, referee_name: str,
             workers: int | None, scheduler: str | None, plot: str | None, no_progress: bool) -> None:
     """Compare the standard game with half turns, nine barrels, both, and Old Sea Dogs.
 
@@ -43,9 +43,7 @@ def compare(games: int, players: int, seed: int, params: Params | None, referee_
 
     if games is None:
         raise UserError("--games: how many games per arm? e.g. --games 200")
-    if players > 4:
-        raise UserError(f"--players: a game has 1 to 4 players, got {players}")
-    referee_name = check_referee(referee_name)
+    player_count(players)
     scheduler = check_scheduler(scheduler)
     plot = check_plot(plot)
     params = params if params is not None else load_params()

@@ -11,17 +11,14 @@ from pathlib import Path
 import click
 
 from kipp.bots import Bot
-from kipp.cli_options import UserError, params_option, seed_option
-from kipp.config import GameConfig
+from kipp.cli_options import (UserError, barrels_option, game_config, params_option, player_count,
+                              referee_option, seed_option)
 from kipp.play import play_game
 from kipp.state import IllegalActionError
-from kipp.replay import ReplayMismatch, params_fingerprint, replay as replay_events
+from kipp.replay import ReplayMismatch, header_referee, params_fingerprint, replay as replay_events
 from kipp.transcript import Narrator, TranscriptError, json_line, parse_json_lines, with_header
 from sim.params import Params, load_params
-from sim.referees import make_referee, referee_names
-
-REFEREES = referee_names()
-"""Referees ``--referee`` accepts."""
+from sim.referees import make_referee
 
 
 def _make_referee(name: str, params: Params):
@@ -29,52 +26,44 @@ def _make_referee(name: str, params: Params):
     return make_referee(name, params)
 
 
-def _check_referee(name: str, what: str = "--referee") -> str:
-    if name not in REFEREES:
-        raise UserError(f"{what}: unknown referee {name!r}; expected one of {', '.join(REFEREES)}")
-    return name
-
-
 def parse_players(text: str) -> tuple[str, ...]:
-    """``--players``: a number N (names Bot 1 .. Bot N) or comma-separated names."""
+    """``--players``: a number N (names Bot 1 .. Bot N) or comma-separated names.
+
+    How many players a game may have is :class:`kipp.config.GameConfig`'s to check.
+    """
     text = text.strip()
     if text.isdigit():
-        names = tuple(f"Bot {i}" for i in range(1, int(text) + 1))
-    else:
-        names = tuple(name.strip() for name in text.split(","))
-        if not text or any(not name for name in names):
-            raise UserError(f"--players: expected a number or comma-separated names, got {text!r}")
-    if not 1 <= len(names) <= 4:
-        raise UserError(f"--players: a game has 1 to 4 players (1 for practice), got {len(names)}")
+        return tuple(f"Bot {i}" for i in range(1, player_count(int(text)) + 1))
+    names = tuple(name.strip() for name in text.split(","))
+    if not text or any(not name for name in names):
+        raise UserError(f"--players: expected a number or comma-separated names, got {text!r}")
     return names
 
 
 @click.command()
 @click.option("--players", default="2", show_default=True, metavar="N|NAMES",
-              help='Number of bots, or their names: "Ann,Ben,bot" (1-4).')
+              help='How many players (1-4), or their names: "Ann,Ben". Every seat is played by a bot; '
+                   "names only label the bots (people play with `kipp play`).")
 @seed_option
-@click.option("--barrels", default="12", show_default=True, metavar="12|9",
-              help="Barrels per round (9: the younger sailors' variant).")
+@barrels_option
 @click.option("--half-turn", is_flag=True, help="Sailors turn half a revolution (younger sailors).")
 @click.option("--sea-dogs", is_flag=True, help="Old Sea Dogs: passing allowed, a crash costs 2 chips.")
 @params_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line (the replay format).")
-@click.option("--referee", "referee_name", default="physics", show_default=True,
-              help="Who decides crashes: physics.")
-def game(players: str, seed: int, barrels: str, half_turn: bool, sea_dogs: bool,
+@referee_option("physics")
+def game(players: str, seed: int, barrels: int, half_turn: bool, sea_dogs: bool,
          params: Params | None, as_json: bool, referee_name: str) -> None:
     """Play a whole game headless with bots and print its transcript.
 
-    Every player is a bot (1.5 mm placement error, levels the deck on a wild roll,
-    passes cautiously in Old Sea Dogs). The same seed and options give the same
-    transcript; save the --json output to check it later with `kipp replay FILE --check`.
+    Every player is a bot (the parameter set's placement error, 1.5 mm by default;
+    levels the deck on a wild roll; passes cautiously in Old Sea Dogs). The same seed
+    and options give the same transcript; save the --json output to check it later
+    with `kipp replay FILE --check`.
     """
     names = parse_players(players)
-    if barrels not in ("12", "9"):
-        raise UserError(f"--barrels: expected 12 or 9, got {barrels!r}")
+    config = game_config(players=names, barrels=barrels, half_turn=half_turn, sea_dogs=sea_dogs)
     params = params if params is not None else load_params()
-    config = GameConfig(players=names, barrels=int(barrels), half_turn=half_turn, sea_dogs=sea_dogs)
-    referee = _make_referee(_check_referee(referee_name), params)
+    referee = _make_referee(referee_name, params)
     bots = [Bot(name, params=params, passing="cautious" if sea_dogs else "never") for name in names]
     header = {"seed": seed, "params": params_fingerprint(params), "referee": referee_name}
     shown = 0
@@ -99,7 +88,7 @@ def game(players: str, seed: int, barrels: str, half_turn: bool, sea_dogs: bool,
 @click.command()
 @click.argument("file", metavar="FILE")
 @click.option("--check", is_flag=True, help="Re-run the game headless and fail if any outcome differs.")
-@click.option("--max-frames", type=click.IntRange(min=1), default=None,
+@click.option("--max-frames", type=click.IntRange(min=1), default=None, metavar="N",
               help="Without --check: stop after N frames (headless runs, documentation).")
 @click.option("--screenshot", metavar="PATH", default=None,
               help="Without --check: save the last frame as PNG.")
@@ -108,9 +97,10 @@ def replay(file: str, check: bool, max_frames: int | None, screenshot: str | Non
            params: Params | None) -> None:
     """Replay a game recorded with `kipp game --json`.
 
-    Without --check, show it in the viewer with the same animations as `kipp play`.
-    With --check, re-play it headless from its recorded actions (shuffles, rolls,
-    placements, chosen sailors, passes) with the physics referee, and exit with an
+    The game is decided by the referee it was recorded with (game_start.referee:
+    physics, fast or hybrid). Without --check, show it in the viewer with the same
+    animations as `kipp play`. With --check, re-play it headless from its recorded
+    actions (shuffles, rolls, placements, chosen sailors, passes) and exit with an
     error naming the first line whose outcome differs. Use the --params the game was
     recorded with.
     """
@@ -119,21 +109,28 @@ def replay(file: str, check: bool, max_frames: int | None, screenshot: str | Non
 
         show_replay(file, params, max_frames=max_frames, screenshot=screenshot)
         return
-    try:
-        text = Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise UserError(f"{file}: cannot read ({getattr(error, 'strerror', None) or error})") from None
-    try:
-        events = parse_json_lines(text, file)
-    except TranscriptError as error:
-        raise UserError(str(error)) from None
+    for option, value in (("--max-frames", max_frames), ("--screenshot", screenshot)):
+        if value is not None:
+            raise UserError(f"{option}: only for the visual replay; --check runs headless and draws nothing")
+    events = read_recording(file)
     params = params if params is not None else load_params()
-    recorded = _check_referee(str(events[0].get("referee", "physics")), f"{file} line 1")
-    referee = _make_referee(recorded, params)
     try:
+        referee = _make_referee(header_referee(events[0]), params)
         state = replay_events(events, referee, params)
     except ReplayMismatch as error:
         raise UserError(f"{file}: replay differs: {error}") from None
     except TranscriptError as error:
         raise UserError(f"{file}: {error}") from None
     click.echo(f"{file}: replay matches ({len(events)} events; final chips {state.chips}).")
+
+
+def read_recording(file: str) -> list[dict]:
+    """The events of the transcript ``file``; :class:`UserError` if it cannot be read as one."""
+    try:
+        text = Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UserError(f"{file}: cannot read ({getattr(error, 'strerror', None) or error})") from None
+    try:
+        return parse_json_lines(text, file)
+    except TranscriptError as error:
+        raise UserError(str(error)) from None

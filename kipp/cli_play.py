@@ -17,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from kipp.cli_options import UserError, params_option, seed_option
+from kipp.cli_options import UserError, barrels_option, game_config, params_option, seed_option
 from sim.params import Params, load_params
 
 HEADLESS_DRIVERS = ("dummy", "offscreen")
@@ -30,13 +30,12 @@ def parse_seats(text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
     """``--players "Ann,Ben,bot"`` -> (names, indices of bot players).
 
     A name "bot" (or "bot 2", any case) makes a bot, named Bot 1, Bot 2, ... by seat
-    order; every other name is a person.
+    order; every other name is a person. How many may play is
+    :class:`kipp.config.GameConfig`'s to check.
     """
     names = [name.strip() for name in text.split(",")]
     if not text.strip() or any(not name for name in names):
         raise UserError(f"--players: expected comma-separated names such as \"Ann,Ben,bot\", got {text!r}")
-    if not 1 <= len(names) <= 4:
-        raise UserError(f"--players: a game has 1 to 4 players (1 for practice), got {len(names)}")
     bots = tuple(i for i, name in enumerate(names) if _BOT_NAME.fullmatch(name))
     for k, i in enumerate(bots, start=1):
         names[i] = f"Bot {k}" if len(bots) > 1 else "Bot"
@@ -96,8 +95,7 @@ def _run(new_controller, max_frames: int | None, screenshot: str | None) -> None
 @click.command()
 @click.option("--players", default="You,bot", show_default=True, metavar="NAMES",
               help='Comma-separated names in seating order; "bot" makes a bot: "Ann,Ben,bot" (1-4).')
-@click.option("--barrels", type=click.Choice(["12", "9"]), default="12", show_default=True,
-              help="Barrels per round (9: the younger sailors' variant).")
+@barrels_option
 @click.option("--half-turn", is_flag=True, help="Sailors turn half a revolution (younger sailors).")
 @click.option("--sea-dogs", is_flag=True, help="Old Sea Dogs: passing allowed, a crash costs 2 chips.")
 @seed_option
@@ -105,7 +103,7 @@ def _run(new_controller, max_frames: int | None, screenshot: str | None) -> None
 @click.option("--max-frames", type=click.IntRange(min=1), default=None, metavar="N",
               help="Quit after N frames (for documentation and tests; runs headless without a display).")
 @click.option("--screenshot", default=None, metavar="PATH", help="Save the last frame as a PNG.")
-def play(players: str, barrels: str, half_turn: bool, sea_dogs: bool, seed: int, params: Params | None,
+def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, seed: int, params: Params | None,
          max_frames: int | None, screenshot: str | None) -> None:
     """Play Kipp, Kipp, Ahoi! in a window: people and bots, physics in real time.
 
@@ -114,14 +112,13 @@ def play(players: str, barrels: str, half_turn: bool, sea_dogs: bool, seed: int,
     go; P passes in Old Sea Dogs; N starts a new game; Esc quits.
     """
     names, bot_seats = parse_seats(players)
+    config = game_config(players=names, barrels=barrels, half_turn=half_turn, sea_dogs=sea_dogs)
     ensure_display(max_frames is not None or screenshot is not None)
     params = params if params is not None else load_params()
 
     from kipp.bots import Bot
-    from kipp.config import GameConfig
     from viewer.controller import GameController
 
-    config = GameConfig(players=names, barrels=int(barrels), half_turn=half_turn, sea_dogs=sea_dogs)
     bots = {i: Bot(names[i], params=params, passing="cautious" if sea_dogs else "never") for i in bot_seats}
 
     def new_controller(games: int) -> GameController:
@@ -134,30 +131,33 @@ def show_replay(path: str, params: Params | None = None, *, max_frames: int | No
                 screenshot: str | None = None) -> None:
     """Show the game recorded in ``path`` (``kipp game --json``) with the viewer's animations.
 
-    Raises :class:`UserError` for an unreadable transcript, parameters other than the
-    recording's, or no display (unless ``max_frames``/``screenshot`` ask for a headless run).
+    The game is decided by the referee it was recorded with (``game_start.referee``);
+    a referee that cannot animate its decisions (``fast``) decides each at once.
+    Raises :class:`UserError` for an unreadable transcript or header, parameters other
+    than the recording's, or no display (unless ``max_frames``/``screenshot`` ask for a
+    headless run).
     """
-    from kipp.replay import config_from_header, params_fingerprint
-    from kipp.transcript import TranscriptError, parse_json_lines
+    from kipp.cli_game import read_recording
+    from kipp.replay import ReplayMismatch, check_params, config_from_header, header_referee, header_seed
+    from kipp.transcript import TranscriptError
+    from sim.referees import make_referee
 
-    try:
-        events = parse_json_lines(Path(path).read_text(encoding="utf-8"), path)
-        config = config_from_header(events[0])
-    except (OSError, UnicodeDecodeError) as error:
-        raise UserError(f"{path}: cannot read ({getattr(error, 'strerror', None) or error})") from None
-    except TranscriptError as error:
-        raise UserError(str(error)) from None
+    events = read_recording(path)
+    header = events[0]
     params = params if params is not None else load_params()
-    recorded = events[0].get("params")
-    if recorded is not None and recorded != params_fingerprint(params):
-        raise UserError(f"{path}: recorded with parameter set {recorded}, replaying with "
-                        f"{params_fingerprint(params)} (use the same --params)")
+    try:
+        config = config_from_header(header)
+        referee_name = header_referee(header)
+        check_params(header, params)
+    except (TranscriptError, ReplayMismatch) as error:
+        raise UserError(f"{path}: {error}") from None
     ensure_display(max_frames is not None or screenshot is not None)
 
     from viewer.controller import GameController
     from viewer.script import ReplayScript
 
     def new_controller(games: int) -> GameController:
-        return GameController(config, params, seed=int(events[0].get("seed", 0)), script=ReplayScript(events))
+        return GameController(config, params, seed=header_seed(header), referee=make_referee(referee_name, params),
+                              script=ReplayScript(events))
 
     _run(new_controller, max_frames, screenshot)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from kipp.bots import WILD_POLICIES
-from kipp.cli_options import UserError, params_option, seed_option
+from kipp.cli_options import UserError, barrels_option, params_option, referee_option, seed_option
 from sim.params import Params, load_params
 from sim.referees import referee_names
 
@@ -21,13 +21,6 @@ def default_referee() -> str:
 
 def _referee_spec(name: str):
     """What the tasks get for the referee ``name`` (tests replace this to avoid physics)."""
-    return name
-
-
-def check_referee(name: str | None) -> str:
-    name = name or default_referee()
-    if name not in referee_names():
-        raise UserError(f"--referee: unknown referee {name!r}; expected one of {', '.join(referee_names())}")
     return name
 
 
@@ -74,9 +67,7 @@ workers_option = click.option(
 scheduler_option = click.option(
     "--scheduler", default=None, metavar="tcp://HOST:PORT",
     help="Run the tasks on this Dask cluster instead (needs the 'dask' extra; workers need kipp installed).")
-referee_option = click.option(
-    "--referee", "referee_name", default=None, metavar="NAME",
-    help=f"Who decides crashes: {', '.join(referee_names())} (default: hybrid if available, else physics).")
+analysis_referee_option = referee_option(default_referee, "hybrid if available, else physics")
 progress_option = click.option("--no-progress", is_flag=True, help="No progress bar (it goes to stderr).")
 
 
@@ -86,8 +77,7 @@ progress_option = click.option("--no-progress", is_flag=True, help="No progress 
                    "random (seeded), or a file with one order per line like LLMSMSLMSLMS (# comments).")
 @click.option("--rounds", default="200", show_default=True, metavar="R", callback=whole_number("--rounds", 1),
               help="Rounds played per order.")
-@click.option("--barrels", default="12", show_default=True, metavar="12|9",
-              help="Barrels per round (9: the younger sailors' variant).")
+@barrels_option
 @click.option("--half-turn", is_flag=True, help="Sailors turn half a revolution (younger sailors).")
 @click.option("--sigma-mm", default=None, metavar="S",
               help="Player model: placement error, standard deviation per axis, mm "
@@ -96,7 +86,7 @@ progress_option = click.option("--no-progress", is_flag=True, help="No progress 
               help="Player model on a wild roll: turn the sailor that levels the deck best, or a random one.")
 @seed_option
 @params_option
-@referee_option
+@analysis_referee_option
 @workers_option
 @scheduler_option
 @click.option("--out", default=None, metavar="FILE.sqlite",
@@ -106,8 +96,8 @@ progress_option = click.option("--no-progress", is_flag=True, help="No progress 
 @click.option("--top", default="10", show_default=True, metavar="N", callback=whole_number("--top", 1),
               help="Rows of the hardest and of the easiest orders to print.")
 @progress_option
-def tune(orders_spec: str, rounds: int, barrels: str, half_turn: bool, sigma_mm: str, wild: str, seed: int,
-         params: Params | None, referee_name: str | None, workers: int | None, scheduler: str | None,
+def tune(orders_spec: str, rounds: int, barrels: int, half_turn: bool, sigma_mm: str, wild: str, seed: int,
+         params: Params | None, referee_name: str, workers: int | None, scheduler: str | None,
          out: str | None, plot: str | None, top: int, no_progress: bool) -> None:
     """Rank barrel orders by how hard they make a round.
 
@@ -126,8 +116,6 @@ def tune(orders_spec: str, rounds: int, barrels: str, half_turn: bool, sigma_mm:
     from kipp.difficulty import RoundModel
     from kipp.tune import TuneRun, format_table, read_summaries, run_sweep, temporary_out
 
-    if barrels not in ("12", "9"):
-        raise UserError(f"--barrels: expected 12 or 9, got {barrels!r}")
     params = params if params is not None else load_params()
     try:
         sigma = float(sigma_mm) if sigma_mm is not None else params.placement.sigma_m * 1000
@@ -137,16 +125,15 @@ def tune(orders_spec: str, rounds: int, barrels: str, half_turn: bool, sigma_mm:
         raise UserError(f"--sigma-mm: expected a number >= 0, got {sigma_mm!r}")
     if wild not in WILD_POLICIES:
         raise UserError(f"--wild: expected one of {', '.join(WILD_POLICIES)}, got {wild!r}")
-    referee_name = check_referee(referee_name)
     scheduler = check_scheduler(scheduler)
     plot = check_plot(plot)
     try:
-        orders = resolve_orders(orders_spec, int(barrels), seed)
+        orders = resolve_orders(orders_spec, barrels, seed)
     except OrderError as error:
         raise UserError(f"--orders: {error}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise UserError(f"--orders: cannot read {orders_spec} ({getattr(error, 'strerror', None) or error})") from None
-    run = TuneRun(RoundModel(int(barrels), half_turn, sigma, wild), seed, rounds, referee_name,
+    run = TuneRun(RoundModel(barrels, half_turn, sigma, wild), seed, rounds, referee_name,
                   params_fingerprint(params), orders_spec)
     workers = workers or default_workers()
     with temporary_out() as scratch:

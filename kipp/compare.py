@@ -56,17 +56,20 @@ class GameRecord:
     """Turns taken in the game (die rolls plus passes)."""
 
 
+def play_arm_events(arm: str, players: int, referee, params: Params, root: int, g: int) -> list[dict]:
+    """The events (``kipp game --json``) of game ``g`` of ``arm``, with the bots of ``kipp game``."""
+    names = player_names(players)
+    config = GameConfig(players=names, **ARMS[arm])
+    bots = [Bot(name, params=params, passing="cautious" if config.sea_dogs else "never") for name in names]
+    return play_game(config, referee, bots, game_seed(root, g), params=params).events()
+
+
 def play_arm_game(arm: str, players: int, referee, params: Params, root: int, g: int) -> GameRecord:
     """Game ``g`` of ``arm``, with the bots of ``kipp game``."""
-    switches = ARMS[arm]
-    names = player_names(players)
-    config = GameConfig(players=names, **switches)
-    bots = [Bot(name, params=params, passing="cautious" if config.sea_dogs else "never") for name in names]
-    state = play_game(config, referee, bots, game_seed(root, g), params=params)
-    events = state.events()
+    events = play_arm_events(arm, players, referee, params, root, g)
     ends = [e for e in events if e["event"] == "round_end"]
     return GameRecord(arm, g, tuple(bool(e["completed"]) for e in ends), tuple(int(e["stacked"]) for e in ends),
-                      sum(e["event"] == "crash" for e in events), max(state.chips),
+                      sum(e["event"] == "crash" for e in events), max(events[-1]["chips"]),
                       sum(e["event"] in ("roll", "pass") for e in events))
 
 

@@ -26,6 +26,23 @@ BARREL_COUNTS = (12, 9)
 
 ROUNDS = 3
 
+MAX_PLAYERS = 4
+"""Players at the table: 2-4 for a game, 1 allowed for practice."""
+
+
+class ConfigError(ValueError):
+    """A set-up the rules do not allow; ``field`` names the :class:`GameConfig` field at fault."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def check_player_count(n: int) -> None:
+    """Raise :class:`ConfigError` unless ``n`` players can play (1 to :data:`MAX_PLAYERS`)."""
+    if not 1 <= n <= MAX_PLAYERS:
+        raise ConfigError("players", f"a game has 1 to {MAX_PLAYERS} players (1 for practice), got {n}")
+
 
 @dataclass(frozen=True)
 class GameConfig:
@@ -37,6 +54,9 @@ class GameConfig:
     ``half_turn``: sailors turn half a revolution instead of a full one. ``sea_dogs``: the
     Old Sea Dogs variant (passing; a crash costs 2 chips). ``faces``: the die's faces, each
     equally likely. ``total_chips`` in the game, ``start_chips`` to each player.
+
+    This is the one check of a set-up: anything else raises :class:`ConfigError` (a
+    ``ValueError``) naming the field.
     """
 
     players: tuple[str, ...] = ("Player 1", "Player 2")
@@ -52,22 +72,21 @@ class GameConfig:
         object.__setattr__(self, "players", tuple(self.players))
         object.__setattr__(self, "faces", tuple(self.faces))
         object.__setattr__(self, "sizes", tuple(self.sizes))
-        if not 1 <= len(self.players) <= 4:
-            raise ValueError(f"a game has 1 to 4 players (1 for practice), got {len(self.players)}")
+        check_player_count(len(self.players))
         for name in self.players:
             if not isinstance(name, str) or not name.strip():
-                raise ValueError(f"player names must be non-empty, got {self.players!r}")
+                raise ConfigError("players", f"player names must be non-empty, got {self.players!r}")
         if self.barrels not in BARREL_COUNTS:
-            raise ValueError(f"barrels must be 12 or 9 (younger sailors), got {self.barrels!r}")
+            raise ConfigError("barrels", f"barrels must be 12 or 9 (younger sailors), got {self.barrels!r}")
         if not self.sizes or self.barrels % len(self.sizes):
-            raise ValueError(f"{self.barrels} barrels cannot be split evenly over sizes {self.sizes!r}")
+            raise ConfigError("sizes", f"{self.barrels} barrels cannot be split evenly over sizes {self.sizes!r}")
         if not self.faces:
-            raise ValueError("the die needs at least one face")
+            raise ConfigError("faces", "the die needs at least one face")
         for face in self.faces:
             if face not in SCREWS and face != WILD:
-                raise ValueError(f"unknown die face {face!r}; expected red, yellow, blue or {WILD}")
+                raise ConfigError("faces", f"unknown die face {face!r}; expected red, yellow, blue or {WILD}")
         if self.start_chips < 0 or self.start_chips * len(self.players) > self.total_chips:
-            raise ValueError(f"cannot give {self.start_chips} chips to each of {len(self.players)} "
+            raise ConfigError("start_chips", f"cannot give {self.start_chips} chips to each of {len(self.players)} "
                              f"players from {self.total_chips}")
 
     @property

@@ -17,11 +17,12 @@ from __future__ import annotations
 import hashlib
 import json
 
-from kipp.actions import ChooseSailor, Pass, Place, Play, Roll, Shuffle
+from kipp.actions import Action, ChooseSailor, Pass, Place, Play, Roll, Shuffle
 from kipp.config import GameConfig
 from kipp.state import GameState, IllegalActionError
 from kipp.transcript import TranscriptError
 from sim.params import Params
+from sim.referees import referee_names
 from sim.tower import Referee
 
 HEADER_ONLY = ("seed", "params", "referee", "_line")
@@ -42,26 +43,84 @@ def _normal(event: dict) -> dict:
     return json.loads(json.dumps({k: v for k, v in event.items() if k not in HEADER_ONLY}))
 
 
+def _line(header: dict) -> int:
+    return header.get("_line", 1)
+
+
+def _bad_header(header: dict, problem: str) -> TranscriptError:
+    return TranscriptError(f"line {_line(header)}: bad game_start ({problem})")
+
+
 def config_from_header(header: dict) -> GameConfig:
-    """The :class:`GameConfig` recorded in a ``game_start`` event."""
+    """The :class:`GameConfig` recorded in a ``game_start`` event.
+
+    Also checks the recording's ``seed`` (if present: a whole number >= 0). Raises
+    :class:`TranscriptError` naming the line for anything a game could not start from.
+    """
+    seed = header.get("seed", 0)
+    if type(seed) is not int or seed < 0:
+        raise _bad_header(header, f"seed must be a whole number >= 0, got {json.dumps(seed)}")
+    players = header.get("players")
+    if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
+        raise _bad_header(header, f"players must be a list of names, got {json.dumps(players)}")
+    variant = header.get("variant")
+    if not isinstance(variant, dict):
+        raise _bad_header(header, f"variant must be an object, got {json.dumps(variant)}")
+    barrels = variant.get("barrels")
+    if type(barrels) is not int:
+        raise _bad_header(header, f"variant.barrels must be a whole number, got {json.dumps(barrels)}")
+    for switch in ("half_turn", "sea_dogs"):
+        if type(variant.get(switch)) is not bool:
+            raise _bad_header(header, f"variant.{switch} must be true or false, got {json.dumps(variant.get(switch))}")
+    faces = header.get("faces")
+    if not isinstance(faces, list):
+        raise _bad_header(header, f"faces must be a list, got {json.dumps(faces)}")
     try:
-        variant = header["variant"]
-        return GameConfig(players=tuple(header["players"]), barrels=variant["barrels"],
-                          half_turn=bool(variant["half_turn"]), sea_dogs=bool(variant["sea_dogs"]),
-                          faces=tuple(header["faces"]))
-    except (KeyError, TypeError, ValueError) as error:
-        raise TranscriptError(f"line {header.get('_line', 1)}: bad game_start ({error})") from None
+        return GameConfig(players=tuple(players), barrels=barrels, half_turn=variant["half_turn"],
+                          sea_dogs=variant["sea_dogs"], faces=tuple(faces))
+    except ValueError as error:  # GameConfig's own check: 1 to 4 players, known faces, ...
+        raise _bad_header(header, str(error)) from None
 
 
-def _action_for(event: dict, state: GameState):
-    """The recorded action an event stands for, or None for a pure outcome."""
+def header_seed(header: dict) -> int:
+    """The root seed recorded in a ``game_start`` event (0 if none; checked by :func:`config_from_header`)."""
+    return header.get("seed", 0)
+
+
+def header_referee(header: dict) -> str:
+    """The referee a ``game_start`` event was recorded with (``physics`` if it names none).
+
+    Raises :class:`TranscriptError` for a name :func:`sim.referees.make_referee` does not know.
+    """
+    name = header.get("referee", "physics")
+    if name not in referee_names():
+        raise TranscriptError(f"line {_line(header)}: unknown referee {json.dumps(name)}; "
+                              f"expected one of {', '.join(referee_names())}")
+    return name
+
+
+def check_params(header: dict, params: Params) -> None:
+    """Raise :class:`ReplayMismatch` unless ``params`` are the ones the game was recorded with."""
+    recorded = header.get("params")
+    if recorded is not None and recorded != params_fingerprint(params):
+        raise ReplayMismatch(f"line {_line(header)}: recorded with parameter set {recorded}, "
+                             f"replaying with {params_fingerprint(params)} (use the same --params)")
+
+
+def action_for(event: dict, state: GameState) -> Action | None:
+    """The next action ``event`` stands for at ``state``, or None for a pure outcome.
+
+    A ``roll`` where a pass was allowed stands for two actions: first :class:`Play` (the
+    player chose to play; the transcript records no such event), then the :class:`Roll`.
+    So the event is used up once the action returned is not a ``Play``.
+    """
     kind = event["event"]
     if kind == "round_start":
         return Shuffle(tuple(event["order"]))
     if kind == "pass":
         return Pass()
     if kind == "roll":
-        return Roll(event["face"])
+        return Play() if state.pass_allowed() else Roll(event["face"])
     if kind == "place":
         x, y = event["offset_mm"]
         if isinstance(x, bool) or isinstance(y, bool):
@@ -79,10 +138,7 @@ def replay(events: list[dict], referee: Referee, params: Params) -> GameState:
     :class:`TranscriptError` for a transcript that cannot be a game.
     """
     header = events[0]
-    recorded_params = header.get("params")
-    if recorded_params is not None and recorded_params != params_fingerprint(params):
-        raise ReplayMismatch(f"line {header['_line']}: recorded with parameter set {recorded_params}, "
-                             f"replaying with {params_fingerprint(params)} (use the same --params)")
+    check_params(header, params)
     state = GameState(config_from_header(header), referee, params.ship)
     checked = 0  # state events already compared with the record
     for event in events:
@@ -90,10 +146,11 @@ def replay(events: list[dict], referee: Referee, params: Params) -> GameState:
         if state.is_terminal() and checked >= len(state.events()):
             raise TranscriptError(f"line {line}: event after the end of the game")
         try:
-            action = _action_for(event, state)
+            action = action_for(event, state)
+            if isinstance(action, Play):
+                state.apply_action(action)
+                action = action_for(event, state)
             if action is not None:
-                if isinstance(action, Roll) and state.pass_allowed():
-                    state.apply_action(Play())
                 state.apply_action(action)
         except IllegalActionError as error:
             raise ReplayMismatch(f"line {line}: {error}") from None

@@ -13,6 +13,9 @@ mixing results of two set-ups would be silently wrong.
 >>> sorted(store.done_keys()), store.count()
 ([3, 4], 2)
 >>> store.close()
+>>> with ResultsStore.read(path, "demo") as store:
+...     list(store.rows())
+[(3, 30), (4, 40)]
 >>> try:
 ...     ResultsStore.open(path, "demo", {"seed": 2}, [("value", "INTEGER")])
 ... except ResultsFileError as error:
@@ -53,25 +56,30 @@ class ResultsStore:
         """
         path = str(path)
         options = json.loads(json.dumps(options))  # as the file will give them back
-        existed = Path(path).exists()
-        db = None
-        try:
-            db = sqlite3.connect(path, isolation_level=None)  # transactions are explicit
-            db.execute("PRAGMA synchronous = FULL")
-            if existed:
-                meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
-            else:
-                meta = None
-        except sqlite3.DatabaseError as error:
-            if db is not None:
-                db.close()
-            raise ResultsFileError(f"{path}: not a results file ({error})") from None
+        db, meta = _connect(path, existing=Path(path).exists())
         store = cls(db, path, columns)
         try:
             if meta is None:
                 store._create(kind, options, columns)
             else:
-                store._check(meta, kind, options)
+                store._check_kind(meta, kind)
+                store._check_options(meta, options)
+        except BaseException:
+            db.close()
+            raise
+        return store
+
+    @classmethod
+    def read(cls, path: str | Path, kind: str) -> "ResultsStore":
+        """Open the existing results file ``path`` of the analysis ``kind`` to read its :meth:`rows`."""
+        path = str(path)
+        if not Path(path).is_file():
+            raise ResultsFileError(f"{path}: no such results file")
+        db, meta = _connect(path, existing=True)
+        try:
+            columns = [(row[1], row[2]) for row in db.execute("PRAGMA table_info(results)")][1:]
+            store = cls(db, path, columns)
+            store._check_kind(meta, kind)
         except BaseException:
             db.close()
             raise
@@ -86,10 +94,12 @@ class ResultsStore:
                 ("kind", kind), ("schema", str(SCHEMA_VERSION)),
                 ("options", json.dumps(options, sort_keys=True))])
 
-    def _check(self, meta: dict, kind: str, options: dict) -> None:
+    def _check_kind(self, meta: dict, kind: str) -> None:
         if meta.get("kind") != kind or meta.get("schema") != str(SCHEMA_VERSION):
             raise ResultsFileError(f"{self.path}: holds {meta.get('kind', 'something else')!r} results "
                                    f"(schema {meta.get('schema')}), not {kind!r}; use another --out")
+
+    def _check_options(self, meta: dict, options: dict) -> None:
         stored = json.loads(meta["options"])
         differ = [f"{key}: {stored.get(key)!r} in the file, {options.get(key)!r} now"
                   for key in sorted(set(stored) | set(options)) if stored.get(key) != options.get(key)]
@@ -124,9 +134,6 @@ class ResultsStore:
         """Every row ``(key, *columns)`` by key, streamed."""
         yield from self._db.execute("SELECT * FROM results ORDER BY key")
 
-    def options(self) -> dict:
-        return json.loads(self._db.execute("SELECT value FROM meta WHERE key = 'options'").fetchone()[0])
-
     def close(self) -> None:
         self._db.close()
 
@@ -135,3 +142,17 @@ class ResultsStore:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _connect(path: str, *, existing: bool) -> tuple[sqlite3.Connection, dict | None]:
+    """A connection to ``path`` and its ``meta`` table (None for a new file)."""
+    db = None
+    try:
+        db = sqlite3.connect(path, isolation_level=None)  # transactions are explicit
+        db.execute("PRAGMA synchronous = FULL")
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall()) if existing else None
+    except sqlite3.DatabaseError as error:
+        if db is not None:
+            db.close()
+        raise ResultsFileError(f"{path}: not a results file ({error})") from None
+    return db, meta

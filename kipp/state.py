@@ -41,13 +41,12 @@ True
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 
 from kipp.actions import (PLACE_LIMIT_MM, WILD, Action, ChooseSailor, Pass, Place, PlaceAnywhere,
-                          Play, Roll, Shuffle)
+                          Play, Roll, Shuffle, place_within)
 from kipp.config import ROUNDS, GameConfig, distinct_lines
-from sim.geometry import deck_gradient, tilt_angle
+from sim.geometry import deck_tilt_deg
 from sim.params import SCREWS, ShipParams, load_params
 from sim.tower import Decision, Placement, Referee, TowerState, Turn
 
@@ -164,9 +163,6 @@ class GameState:
             return [ChooseSailor(sailor) for sailor in SCREWS]
         return []
 
-    def is_legal(self, action: object) -> bool:
-        return self._why_illegal(action) is None
-
     def apply_action(self, action: Action, player: int | None = None) -> None:
         """Apply ``action``; ``player``, if given, must be :meth:`current_player`.
 
@@ -218,10 +214,6 @@ class GameState:
         """Revolutions each sailor has turned this round."""
         return self.tower.turns_by_sailor()
 
-    def tilt_deg(self) -> float:
-        """The deck's tilt now, degrees."""
-        return math.degrees(tilt_angle(deck_gradient(self.ship, self.turns_by_sailor())))
-
     def next_barrel(self) -> str | None:
         """Size of the next barrel in the line (None when none is left)."""
         return self.line[self.placed] if self.placed < len(self.line) else None
@@ -267,13 +259,15 @@ class GameState:
                 return "passing (and Play/Pass) is only for Old Sea Dogs"
             if phase != _ROLL:
                 return "Play/Pass is chosen before rolling"
+            if self._history and isinstance(self._history[-1], Play):
+                return "the player has already chosen to play this turn; the die is to be rolled"
             if self.passed:
                 return "the player after a pass may not pass"
             return "passing costs a chip and the player has none"
         if isinstance(action, Place):
             if phase != _PLACE:
                 return "no barrel is to be placed now"
-            if not self.legal_actions()[0].contains(action):
+            if not place_within(action, PLACE_LIMIT_MM):
                 return f"a placement needs finite coordinates within {PLACE_LIMIT_MM} mm"
             return None
         if isinstance(action, ChooseSailor):
@@ -337,9 +331,8 @@ class GameState:
         if turn is not None and decision.phase != "place":
             # The counts the turn leaves (the referee's tower may stop mid-turn on a crash).
             turns = self.tower.with_turn(turn.sailor, turn.revolutions).turns_by_sailor()
-            tilt = math.degrees(tilt_angle(deck_gradient(self.ship, turns)))
             self._log("turn", player=self.player, sailor=turn.sailor, fraction=turn.revolutions,
-                      turns=turns, tilt_deg=round(tilt, 3))
+                      turns=turns, tilt_deg=round(deck_tilt_deg(self.ship, turns), 3))
         self.tower = decision.tower
         if decision.crashed:
             self._crash()
@@ -358,24 +351,25 @@ class GameState:
 
     def _turn_survived(self) -> None:
         if self.owed_pass_chip:
-            self._award(self.player, 1)
+            self._award(self.player, 1, "pass")
         # A turn that ends with the whole line placed placed the last barrel itself: the
         # round would have ended after any earlier turn.
         if self.placed == len(self.line):
             n = self.config.n_players
             for k in range(n):
                 player = (self.player + k) % n
-                self._award(player, 2 if k == 0 else 1)
+                self._award(player, 2 if k == 0 else 1, "completion")
             self._end_round(completed=True, stacked=self.placed)
         else:
             self._next_player(passed=False)
 
-    def _award(self, player: int, due: int) -> None:
+    def _award(self, player: int, due: int, reason: str) -> None:
+        """Pay ``due`` chips from the supply while it lasts; ``reason``: "completion" or "pass"."""
         given = min(due, self.supply)
         if given > 0:
             self.chips[player] += given
             self.supply -= given
-            self._log("award", player=player, chips=given)
+            self._log("award", player=player, chips=given, reason=reason)
 
     def _next_player(self, passed: bool) -> None:
         self.owed_pass_chip = passed

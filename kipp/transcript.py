@@ -14,7 +14,8 @@ indices into ``game_start.players`` (seating order, clockwise); rounds count fro
   turn), tilt_deg (the deck's tilt after the turn, rounded to 0.001 deg).
 - ``crash``: player, chips_returned, phase (``place`` or ``turn``: when the tower fell).
 - ``round_end``: round, completed, stacked (barrels that stood after being placed).
-- ``award``: player, chips. ``game_end``: chips (per player), supply, winners.
+- ``award``: player, chips, reason (``completion``: the round's tower was completed;
+  ``pass``: the chip passed by the previous player). ``game_end``: chips (per player), supply, winners.
 
 The same seed and options give byte-identical output: keys keep their insertion order and
 every float is an exact input or rounded.
@@ -128,7 +129,9 @@ class Narrator:
                 yield f"  Kaboom! The tower comes crashing down{when}. {pay}."
             elif kind == "award":
                 chips[e["player"]] += e["chips"]
-                yield f"  {who} receives {_chips(e['chips'])} (now {chips[e['player']]})."
+                why = {"completion": " for the completed tower", "pass": " passed by the previous player"
+                       }.get(e.get("reason"), "")
+                yield f"  {who} receives {_chips(e['chips'])}{why} (now {chips[e['player']]})."
             elif kind == "round_end":
                 how = "all barrels stacked!" if e["completed"] else f"{e['stacked']} barrels stood"
                 yield f"End of round {e['round']}: {how}"
@@ -138,8 +141,3 @@ class Narrator:
                 winners = [names[p] for p in e["winners"]]
                 yield (f"{winners[0]} wins!" if len(winners) == 1
                        else f"{' and '.join(winners)} share the win!")
-
-
-def human_lines(events: Iterable[dict], players: list[str] | None = None) -> Iterator[str]:
-    """The whole game as prose (see :class:`Narrator`)."""
-    return Narrator(players).lines(events)

@@ -110,13 +110,13 @@ def summarise_row(line: str, rounds: int, completed: int, hist: list[int]) -> Or
 
 
 def read_summaries(out: str | Path) -> list[OrderSummary]:
-    """Every order of a results file, summarised, by order index."""
-    import sqlite3
+    """Every order of a results file, summarised, by order index.
 
-    with sqlite3.connect(str(out)) as db:
-        rows = db.execute("SELECT line, rounds, completed, stacked_hist FROM results ORDER BY key").fetchall()
-    return [summarise_row(line, rounds, completed, [int(c) for c in hist.split(",")])
-            for line, rounds, completed, hist in rows]
+    Raises :class:`~kipp.results_store.ResultsFileError` for a file that is not ``kipp tune``'s.
+    """
+    with ResultsStore.read(out, KIND) as store:
+        return [summarise_row(line, rounds, completed, [int(c) for c in hist.split(",")])
+                for _key, line, rounds, completed, _stacked_sum, hist in store.rows()]
 
 
 def ranked(summaries: list[OrderSummary]) -> list[OrderSummary]:

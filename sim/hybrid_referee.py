@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
+import numpy as np
+
 from sim.fast_referee import FastReferee, Situation
 from sim.params import Params, load_params
 from sim.tower import Decision, Placement, TowerState, Turn
@@ -57,23 +59,28 @@ class HybridReferee:
         """An empty deck with all sailors level."""
         return TowerState()
 
+    def in_band(self, closest_deg: float | np.ndarray) -> bool | np.ndarray:
+        """Whether physics decides: the fast referee's closest approach of a decided phase to its
+        threshold (deg; :meth:`FastReferee.assess`, :meth:`Assessment.closest_deg
+        <sim.fast_referee.Assessment.closest_deg>`) is inside the band. Element-wise for arrays."""
+        return closest_deg < self.band_deg
+
     def decide(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> Decision:
         """The fast decision if its margin is clear of the band, else the physics one."""
         self.decisions += 1
         decision, gap_deg = self.fast.assess(tower, placement, turn)
-        if gap_deg >= self.band_deg:
+        if not self.in_band(gap_deg):
             return decision
         self.physics_calls += 1
         return self.physics.decide(tower, placement, turn)
 
     def decide_batch(self, situations: Sequence[Situation]) -> list[Decision]:
         """:meth:`decide` for each situation: one vectorised fast pass, physics for those in the band."""
-        assessment = self.fast.assess_batch(situations)
+        to_physics = self.in_band(self.fast.assess_batch(situations).closest_deg())
         decisions = self.fast.decide_batch(situations)
-        closest = assessment.closest_deg()
         self.decisions += len(situations)
         for i, situation in enumerate(situations):
-            if closest[i] < self.band_deg:
+            if to_physics[i]:
                 self.physics_calls += 1
                 decisions[i] = self.physics.decide(*situation)
         return decisions

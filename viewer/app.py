@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import os
 import time
+from dataclasses import dataclass
 from typing import Callable
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -22,14 +23,36 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402  (after silencing pygame's banner)
 
 from sim.params import SCREWS  # noqa: E402
+from sim.world import TowerWorld  # noqa: E402
 from viewer import hud  # noqa: E402
 from viewer.controller import GameController  # noqa: E402
 from viewer.inset import InsetView  # noqa: E402
 from viewer.layout import Layout, compute_layout  # noqa: E402
-from viewer.scene import SceneView, tower_top_m  # noqa: E402
+from viewer.scene import Hanging, SceneView, tower_top_m  # noqa: E402
 
 FPS = 60
 CAPTION = "Kipp, Kipp, Ahoi!"
+
+
+@dataclass(frozen=True)
+class FrameView:
+    """What one frame shows, asked of the controller once per frame and handed to every drawer."""
+
+    world: TowerWorld
+    prompt: str | None
+    hanging: Hanging | None
+    aim_xy: tuple[float, float] | None
+    """Deck-frame aim, metres, while a barrel hangs."""
+    slice_direction_rad: float
+    pulse: float
+    """Phase of the one-second highlight pulse, 0..1."""
+
+    @classmethod
+    def of(cls, c: GameController) -> "FrameView":
+        hanging = c.hanging()
+        return cls(world=c.display_world(), prompt=c.prompt(), hanging=hanging,
+                   aim_xy=c.aim_xy() if hanging is not None else None,
+                   slice_direction_rad=c.slice_direction(), pulse=(c.frame % FPS) / FPS)
 
 
 class ViewerApp:
@@ -54,6 +77,8 @@ class ViewerApp:
         self.frames = 0
         self.frame_ms: list[float] = []
         """Wall time of update + draw + flip per frame, milliseconds (the wait for the next frame excluded)."""
+        self.view: FrameView | None = None
+        """The last frame drawn."""
 
     # --- the loop -----------------------------------------------------------------
 
@@ -69,7 +94,7 @@ class ViewerApp:
                 self.step()
                 if self.throttle:
                     self.clock.tick(FPS)
-                elif unattended and self.controller.prompt() is not None:
+                elif unattended and self.view.prompt is not None:
                     break
             if screenshot:
                 pygame.image.save(self.surface, screenshot)
@@ -169,28 +194,26 @@ class ViewerApp:
         self.controller.update()
 
     def _draw(self) -> None:
-        self.render(self.surface)
+        self.view = self.render(self.surface)
 
-    def render(self, surface: pygame.Surface) -> None:
-        """Draw the whole picture of the current frame onto ``surface``."""
+    def render(self, surface: pygame.Surface) -> FrameView:
+        """Draw the whole picture of the current frame onto ``surface``; what it showed."""
         layout, c = self.layout, self.controller
-        pulse = (c.frame % FPS) / FPS
-        world = c.display_world()
+        view = FrameView.of(c)
         if c.mode != "aftermath":
-            hanging = c.hanging()
-            top = tower_top_m(world)
-            if hanging is not None:
-                top = max(top, hanging.y_m + hanging.spec.height_m / 2 - 0.07)
+            top = tower_top_m(view.world)
+            if view.hanging is not None:
+                top = max(top, view.hanging.y_m + view.hanging.spec.height_m / 2 - 0.07)
             self.scene.frame_camera(layout.scene, top)
-        self.scene.draw(surface, layout.scene, world, slice_direction_rad=c.slice_direction(),
-                        hanging=c.hanging(), time_s=c.frame / FPS)
+        self.scene.draw(surface, layout.scene, view.world, slice_direction_rad=view.slice_direction_rad,
+                        hanging=view.hanging, time_s=c.frame / FPS)
         hud.draw_top_bar(surface, layout, c)
-        hud.draw_panel(surface, layout, c, pulse)
-        prompt = c.prompt()
+        hud.draw_panel(surface, layout, c, view.pulse, prompt=view.prompt)
         self.inset.draw(surface, layout.inset, c.turns(), barrels=c.state.tower.barrels,
-                        slice_direction_rad=c.slice_direction(), aim_xy=c.aim_xy(),
-                        choosing=prompt == "sailor", highlight=c.turning(), pulse=pulse)
-        c.die.draw(surface, layout.die, inviting=prompt in ("roll", "play_or_pass"), pulse=pulse)
+                        slice_direction_rad=view.slice_direction_rad, aim_xy=view.aim_xy,
+                        choosing=view.prompt == "sailor", highlight=c.turning(), pulse=view.pulse)
+        c.die.draw(surface, layout.die, inviting=view.prompt in ("roll", "play_or_pass"), pulse=view.pulse)
         hud.draw_message(surface, layout, c)
         if c.state.is_terminal() and c.mode == "idle":
-            hud.draw_end_screen(surface, layout, c, pulse)
+            hud.draw_end_screen(surface, layout, c, view.pulse)
+        return view

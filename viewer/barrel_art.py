@@ -32,13 +32,6 @@ def _half_width(spec: BarrelSpec, fraction: float) -> float:
     return end + bulge * (1.0 - fraction * fraction)
 
 
-def barrel_polygon(spec: BarrelSpec, x_m: float, y_m: float, angle_rad: float,
-                   to_screen: ToScreen) -> list[tuple[float, float]]:
-    """Screen points of the barrel's outline at world pose (x, y, angle)."""
-    c, s = math.cos(angle_rad), math.sin(angle_rad)
-    return [to_screen(x_m + px * c - py * s, y_m + px * s + py * c) for px, py in outline(spec)]
-
-
 def draw_barrel(surface: pygame.Surface, spec: BarrelSpec, x_m: float, y_m: float, angle_rad: float,
                 to_screen: ToScreen, *, faded: bool = False) -> pygame.Rect:
     """Draw the barrel at world pose (x m, y m, angle rad); returns the bounding rect drawn."""

@@ -49,7 +49,9 @@ AIM_STEP_M = 0.0005
 class GameController:
     """One game on screen. ``bots`` maps player index -> bot (anything with ``act``);
     the other players are people. With a ``script`` every action comes from it;
-    ``chance(state)``, if given, replaces the seeded die and shuffle (for tests)."""
+    ``chance(state)``, if given, replaces the seeded die and shuffle (for tests).
+    ``referee`` decides (default: physics, animated); one without ``start`` (e.g. the
+    fast referee of a replayed recording) decides at once, with nothing to animate."""
 
     def __init__(self, config: GameConfig, params: Params, *, seed: int = 0,
                  bots: Mapping[int, object] | None = None, referee: Referee | None = None,

@@ -29,6 +29,8 @@ class DieView:
         self.shown: str | None = None
         self._frames_left = 0
         self._frame = 0
+        self._painted: dict[tuple[str | None, int], pygame.Surface] = {}
+        """Painted faces by (face, side px): painting is the costly part of a frame's die."""
 
     @property
     def rolling(self) -> bool:
@@ -77,11 +79,21 @@ class DieView:
             grow = 4 + 3 * math.sin(pulse * 2 * math.pi)
             pygame.draw.rect(surface, palette.HIGHLIGHT, rect.inflate(grow * 2, grow * 2), 4,
                              border_radius=side // 5)
-        face_surface = pygame.Surface((side, side), pygame.SRCALPHA)
-        _paint_face(face_surface, self.shown)
+        face_surface = self._face_surface(self.shown, side)
         if angle:
             face_surface = pygame.transform.rotate(face_surface, angle)
         surface.blit(face_surface, face_surface.get_rect(center=(rect.centerx, rect.centery + offset)))
+
+    def _face_surface(self, face: str | None, side: int) -> pygame.Surface:
+        """The painted ``face`` at ``side`` pixels (not to be drawn on: it is shared between frames)."""
+        key = (face, side)
+        painted = self._painted.get(key)
+        if painted is None:
+            if any(s != side for _, s in self._painted):
+                self._painted.clear()  # the window was resized: the old sizes are done with
+            painted = self._painted[key] = pygame.Surface((side, side), pygame.SRCALPHA)
+            _paint_face(painted, face)
+        return painted
 
 
 def _paint_face(surface: pygame.Surface, face: str | None) -> None:

@@ -50,12 +50,15 @@ def draw_top_bar(surface: pygame.Surface, layout: Layout, controller: GameContro
     surface.blit(stacked, stacked.get_rect(midright=(bar.right - layout.px(12), bar.centery)))
 
 
-def draw_panel(surface: pygame.Surface, layout: Layout, controller: GameController, pulse: float) -> None:
-    """The right-hand panel behind the inset, the die, the prompt and the players."""
+def draw_panel(surface: pygame.Surface, layout: Layout, controller: GameController, pulse: float, *,
+               prompt: str | None) -> None:
+    """The right-hand panel behind the inset, the die, the prompt and the players.
+
+    ``prompt`` is this frame's :meth:`GameController.prompt` (asked once per frame by the app)."""
     pygame.draw.rect(surface, palette.PANEL, layout.panel)
     pygame.draw.line(surface, palette.PANEL_EDGE, layout.panel.topleft, layout.panel.bottomleft, 2)
-    _draw_prompt(surface, layout, controller)
-    if controller.prompt() == "play_or_pass":
+    _draw_prompt(surface, layout, controller, prompt)
+    if prompt == "play_or_pass":
         _draw_button(surface, layout, layout.pass_button, "Pass (P)", pulse)
     _draw_players(surface, layout, controller)
     _draw_keys(surface, layout, controller.config.n_players)
@@ -79,15 +82,14 @@ def _draw_keys(surface: pygame.Surface, layout: Layout, players: int) -> None:
         surface.blit(palette.text(what, size, palette.INK_SOFT), (x_text, y))
 
 
-def prompt_text(controller: GameController) -> str:
-    """One sentence: who acts and how (or what is happening)."""
+def prompt_text(controller: GameController, prompt: str | None) -> str:
+    """One sentence: who acts and how (or what is happening); ``prompt`` is ``controller.prompt()``."""
     state = controller.state
     if controller.error:
         return controller.error
     if state.is_terminal():
         return "Game over."
     name = state.config.players[state.player]
-    prompt = controller.prompt()
     texts = {
         "roll": f"{name}: roll the die (Space, or click it).",
         "play_or_pass": f"{name}: roll (Space) or pass (P) for a chip.",
@@ -113,10 +115,10 @@ def prompt_text(controller: GameController) -> str:
     return f"{name}'s turn" if controller.seat_is_human(state.player) else f"{name} is thinking..."
 
 
-def _draw_prompt(surface: pygame.Surface, layout: Layout, controller: GameController) -> None:
+def _draw_prompt(surface: pygame.Surface, layout: Layout, controller: GameController, prompt: str | None) -> None:
     rect = layout.hint
     size = layout.font_px(22)
-    lines = wrap(prompt_text(controller), palette.font(size), rect.width)
+    lines = wrap(prompt_text(controller, prompt), palette.font(size), rect.width)
     y = rect.y
     for line in lines[:4]:
         label = palette.text(line, size, palette.INK)
@@ -218,12 +220,23 @@ def _end_card(layout: Layout, players: int) -> pygame.Rect:
     return card
 
 
+_VEILS: dict[tuple[int, int], pygame.Surface] = {}
+
+
+def _veil(size: tuple[int, int]) -> pygame.Surface:
+    """The translucent dimming over the whole window, made once per window size."""
+    veil = _VEILS.get(size)
+    if veil is None:
+        _VEILS.clear()  # a resized window never needs the old size again
+        veil = _VEILS[size] = pygame.Surface(size, pygame.SRCALPHA)
+        veil.fill((20, 30, 50, 150))
+    return veil
+
+
 def draw_end_screen(surface: pygame.Surface, layout: Layout, controller: GameController, pulse: float) -> None:
     """Winners, final chips and how to start again, over a dimmed picture."""
     state = controller.state
-    veil = pygame.Surface(layout.size, pygame.SRCALPHA)
-    veil.fill((20, 30, 50, 150))
-    surface.blit(veil, (0, 0))
+    surface.blit(_veil(layout.size), (0, 0))
     card = _end_card(layout, state.config.n_players)
     pygame.draw.rect(surface, palette.PANEL, card, border_radius=layout.px(18))
     pygame.draw.rect(surface, palette.PANEL_EDGE, card, 3, border_radius=layout.px(18))

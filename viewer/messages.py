@@ -36,6 +36,8 @@ def announce(names: Sequence[str], events: list[dict], current: Message | None) 
     """The message to show after ``events`` (those one action produced); ``current`` if none."""
     message = current
     awards = [e for e in events if e["event"] == "award"]
+    tower = [a for a in awards if a.get("reason") == "completion"]
+    passed = [a for a in awards if a.get("reason") == "pass"]
     for event in events:
         kind = event["event"]
         who = names[event["player"]] if "player" in event else ""
@@ -45,11 +47,13 @@ def announce(names: Sequence[str], events: list[dict], current: Message | None) 
             message = Message("Kaboom!", f"{who} returns {_chips(event['chips_returned'])}",
                               palette.KABOOM, big=True, frames_left=AFTERMATH_FRAMES)
         elif kind == "round_end" and event["completed"]:
-            gains = " / ".join(f"{names[a['player']]} +{a['chips']}" for a in awards)
-            amounts = " / ".join(f"+{a['chips']}" for a in awards[:2]) or "no chips left"
+            gains = " / ".join(f"{names[a['player']]} +{a['chips']}" for a in tower)
+            if passed:
+                gains += f" (and the passed chip to {names[passed[0]['player']]})"
+            amounts = " / ".join(f"+{a['chips']}" for a in tower[:2]) or "no chips left"
             message = Message(f"Tower complete: {amounts}", gains, palette.GOOD, big=True)
         elif kind == "round_start":
             message = Message(f"Round {event['round']}", f"{names[event['starter']]} starts")
-    if awards and not any(e["event"] == "round_end" for e in events):
-        message = Message(f"{names[awards[0]['player']]} receives the passed chip", "", palette.GOOD)
+    if passed and not any(e["event"] == "round_end" for e in events):
+        message = Message(f"{names[passed[0]['player']]} receives the passed chip", "", palette.GOOD)
     return message

@@ -82,6 +82,16 @@ def test_passing_with_no_chips():
     assert_illegal(state, Pass(), "has none")
 
 
+def test_passing_after_choosing_to_play_names_that_choice():
+    state = state_after(Shuffle(LINE), Play(), sea_dogs=True)
+    assert state.chips[0] == 3
+    assert_illegal(state, Pass(), "already chosen to play")
+    assert_illegal(state, Play(), "already chosen to play")
+    with pytest.raises(IllegalActionError) as error:
+        state.apply_action(Pass())
+    assert "has none" not in str(error.value), "the player has 3 chips"
+
+
 def test_passing_after_rolling():
     assert_illegal(state_after(Shuffle(LINE), Play(), Roll("red"), sea_dogs=True), Pass(), "before rolling")
 

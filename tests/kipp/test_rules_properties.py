@@ -100,7 +100,8 @@ def check_events(config: GameConfig, events: list[dict]) -> None:
         elif kind == "turn":
             assert e["fraction"] == config.fraction
             if nxt.get("event") != "crash" and owed is not None:
-                assert nxt == {"event": "award", "player": owed, "chips": 1}, "the passed chip is earned"
+                assert nxt == {"event": "award", "player": owed, "chips": 1, "reason": "pass"}, \
+                    "the passed chip is earned"
         elif kind == "crash":
             due = min(config.crash_penalty, chips[e["player"]])
             assert e["chips_returned"] == due, "a crash costs 1 chip (2 for Old Sea Dogs) or what is left"
@@ -110,6 +111,10 @@ def check_events(config: GameConfig, events: list[dict]) -> None:
             assert nxt["event"] == "round_end" and not nxt["completed"]
         elif kind == "award":
             assert 1 <= e["chips"] <= 2 and e["chips"] <= supply
+            if e["reason"] == "completion":
+                assert any(x["event"] == "round_end" and x["completed"] for x in events[i:i + 6])
+            else:
+                assert e["reason"] == "pass" and e["player"] == owed and e["chips"] == 1
             chips[e["player"]] += e["chips"]
             supply -= e["chips"]
             if e["player"] == owed:

@@ -274,3 +274,51 @@ def test_module_doctests():
     import kipp.state
     for module in (kipp.actions, kipp.bots, kipp.config, kipp.state):
         assert doctest.testmod(module).failed == 0, module.__name__
+
+
+def pass_before_the_last_barrel():
+    """Old Sea Dogs, 2 players: Ben passes before barrel 12, Ann places it (passed chip + tower)."""
+    state, _ = new_game(players=("Ann", "Ben"), sea_dogs=True)
+    state.apply_action(Shuffle(LINE12))
+    while state.placed < 12:
+        if state.pass_allowed():
+            state.apply_action(Pass() if state.placed == 11 else Play())
+            continue
+        state.apply_action(Roll("red"))
+        state.apply_action(HERE)
+    return state
+
+
+def test_awards_say_why_a_chip_came():
+    state = pass_before_the_last_barrel()
+    awards = [e for e in state.events() if e["event"] == "award"]
+    assert awards == [{"event": "award", "player": 0, "chips": 1, "reason": "pass"},
+                      {"event": "award", "player": 0, "chips": 2, "reason": "completion"},
+                      {"event": "award", "player": 1, "chips": 1, "reason": "completion"}]
+
+
+def test_the_readable_transcript_says_why_a_chip_came():
+    from kipp.transcript import Narrator
+
+    text = "\n".join(Narrator().lines(pass_before_the_last_barrel().events()))
+    assert "Ann receives 1 chip passed by the previous player" in text
+    assert "Ann receives 2 chips for the completed tower" in text
+    assert "Ben receives 1 chip for the completed tower" in text
+
+
+def test_the_turn_event_tilt_is_the_bots_deck_tilt():
+    from kipp.bots import deck_tilt_deg
+    from sim.geometry import deck_gradient, tilt_angle
+    from sim.params import load_params
+
+    params = load_params()
+    state, _ = new_game()
+    state.apply_action(Shuffle(LINE12))
+    state.apply_action(Roll("red"))
+    state.apply_action(HERE)
+    turn = state.events()[-1]
+    assert turn["tilt_deg"] == round(deck_tilt_deg(params, turn["turns"]), 3)
+    exact = math.degrees(tilt_angle(deck_gradient(params.ship, {"red": 1.0, "blue": 0.5})))
+    assert deck_tilt_deg(params, {"red": 1.0, "blue": 0.5}) == exact  # the cache changes no number
+    with pytest.raises(ValueError, match="green"):
+        deck_tilt_deg(params, {"green": 1.0})

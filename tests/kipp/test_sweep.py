@@ -28,24 +28,21 @@ def test_item_seed_is_the_spawned_child():
 
 
 def test_run_tasks_bounds_the_tasks_in_flight_and_sees_every_result():
-    submitted = []
+    seen = []
     in_flight_max = 0
 
     class Counting(InProcessExecutor):
+        submitted = 0
+
         def submit(self, fn, *args):
-            submitted.append(args)
+            nonlocal in_flight_max
+            self.submitted += 1  # this task included: submitted and its result not yet handed over
+            in_flight_max = max(in_flight_max, self.submitted - len(seen))
             return super().submit(fn, *args)
 
-    seen = []
-
-    def tasks():
-        nonlocal in_flight_max
-        for i in range(10):
-            in_flight_max = max(in_flight_max, len(submitted) - len(seen))
-            yield (i,)
-
-    assert run_tasks(Counting(), _square, tasks(), max_in_flight=3, on_result=seen.append) == 10
-    assert sorted(seen) == [i * i for i in range(10)] and in_flight_max <= 3
+    tasks = ((i,) for i in range(10))
+    assert run_tasks(Counting(), _square, tasks, max_in_flight=3, on_result=seen.append) == 10
+    assert sorted(seen) == [i * i for i in range(10)] and in_flight_max == 3
 
 
 def test_a_failing_task_stops_the_run():

@@ -43,7 +43,9 @@ def test_without_a_display_play_says_so_in_one_line_and_exits_2():
 @pytest.mark.parametrize("players", ["", "Ann,,Ben", "a,b,c,d,e"])
 def test_bad_players_is_one_error_line(players):
     result = CliRunner().invoke(main, ["play", "--players", players, "--max-frames", "1"])
-    assert result.exit_code == 2 and result.output.startswith("Error: --players")
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: --players"), result.output
 
 
 def test_seats():
@@ -88,3 +90,45 @@ def test_show_replay_refuses_other_parameters(recording, tmp_path):
     other.write_text("[friction]\nmu = 0.3\n", encoding="utf-8")
     with pytest.raises(UserError, match="use the same --params"):
         show_replay(str(recording), load_params(other), max_frames=1)
+
+
+def play_to_the_end(controller, frames=40000):
+    for _ in range(frames):
+        if controller.state.is_terminal() and controller.mode == "idle":
+            break
+        controller.update()
+    assert controller.state.is_terminal() and controller.error is None
+
+
+def test_a_fast_referee_recording_replays_in_the_viewer_to_identical_events(tmp_path, monkeypatch):
+    """show_replay rebuilds the recording's referee (game_start.referee), not physics."""
+    import kipp.cli_play
+
+    result = CliRunner().invoke(main, ["game", "--json", "--seed", "5", "--players", "Ann,Ben",
+                                       "--sea-dogs", "--referee", "fast"])
+    assert result.exit_code == 0, result.output
+    path = tmp_path / "fast.jsonl"
+    path.write_text(result.output, encoding="utf-8")
+    built = []
+    monkeypatch.setattr(kipp.cli_play, "_run", lambda new_controller, *_: built.append(new_controller(0)))
+    show_replay(str(path), max_frames=1)
+    controller = built[0]
+    assert type(controller.referee.base).__name__ == "FastReferee"
+    play_to_the_end(controller)
+    events = parse_json_lines(path.read_text(encoding="utf-8"))
+    recorded = [{k: v for k, v in e.items() if k not in ("_line", "seed", "params", "referee")} for e in events]
+    assert controller.state.events() == recorded
+
+
+@pytest.mark.parametrize("fields, text", [({"seed": None}, "seed must be"), ({"players": "Ann"}, "players must be"),
+                                          ({"referee": "oracle"}, "unknown referee")])
+def test_show_replay_refuses_a_malformed_header_in_one_line(recording, tmp_path, fields, text):
+    import json
+
+    lines = recording.read_text(encoding="utf-8").splitlines()
+    lines[0] = json.dumps({**json.loads(lines[0]), **fields})
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(UserError, match=text) as error:
+        show_replay(str(bad), max_frames=1)
+    assert str(bad) in str(error.value.message) and "\n" not in error.value.message
