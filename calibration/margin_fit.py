@@ -35,7 +35,7 @@ from scipy.optimize import minimize
 from scipy.special import expit
 
 from sim.fast_referee import Assessment, FastReferee
-from sim.params import Params, load_params
+from sim.params import Params, load_params, physics_fingerprint
 from sim.tower import Placement, TowerState, Turn
 
 DEFAULT_SITUATIONS = Path(__file__).resolve().parent.parent / "kipp" / "data" / "benchmark_situations.json"
@@ -149,9 +149,13 @@ def fit(params: Params, situations: Sequence[tuple], labels: Sequence[bool], tar
                      fast_ok / n, hybrid_ok / n, n)
 
 
-def read_situations(path: str | Path) -> tuple[list[tuple], list[bool]]:
-    """(situations, physics labels) of a benchmark file (the format of :mod:`kipp.bench_situations`)."""
+def read_situations(path: str | Path, check_params: Params | None = None) -> tuple[list[tuple], list[bool]]:
+    """(situations, physics labels) of a benchmark file (the format of :mod:`kipp.bench_situations`);
+    with ``check_params``, ``ValueError`` if the labels were made with other physics."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if check_params is not None and data.get("params") != physics_fingerprint(check_params):
+        raise ValueError(f"{path}: labelled with other physics parameters ({data.get('params')} != "
+                         f"{physics_fingerprint(check_params)}); regenerate it (python -m kipp.bench_situations)")
     situations, labels = [], []
     for item in data["situations"]:
         p, t = item["placement"], item["turn"]
@@ -168,7 +172,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", type=float, default=0.995, help="hybrid agreement the band must reach")
     args = parser.parse_args(argv)
     params = load_params()
-    situations, labels = read_situations(args.situations)
+    try:
+        situations, labels = read_situations(args.situations, check_params=params)
+    except ValueError as error:
+        parser.error(str(error))
     result = fit(params, situations, labels, args.target)
     print(f"{result.count} situations, {sum(labels)} crashes; logistic width {result.width_deg:.3f} deg")
     print(f"fast agreement {result.fast_agreement:.4f} (split-half {result.split_fast_agreement:.4f}); "

@@ -20,10 +20,9 @@ fingerprint; :func:`load_situations` checks it with ``check_params``).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -32,7 +31,7 @@ import numpy as np
 from kipp.bots import Bot
 from kipp.config import GameConfig
 from kipp.play import play_game
-from sim.params import SCREWS, Params, load_params
+from sim.params import SCREWS, Params, load_params, physics_fingerprint
 from sim.tower import Decision, Placement, TowerState, Turn
 
 FORMAT = "kipp-benchmark-situations"
@@ -78,12 +77,6 @@ class BenchSituation:
     @property
     def situation(self) -> tuple[TowerState, Placement | None, Turn | None]:
         return self.tower, self.placement, self.turn
-
-
-def physics_fingerprint(params: Params) -> str:
-    """A short hash of everything physics uses (the ``fast`` margins left out)."""
-    text = repr([getattr(params, f.name) for f in fields(params) if f.name != "fast"])
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 class _Recorder:

@@ -180,11 +180,15 @@ class FastReferee:
 
     def decide_batch(self, situations: Sequence[Situation]) -> list[Decision]:
         """:meth:`decide` for each situation, vectorised; the same decisions as one by one."""
-        a = self.assess_batch(situations)
+        return self.verdicts(self.assess_batch(situations))
+
+    @staticmethod
+    def verdicts(a: Assessment) -> list[Decision]:
+        """The decisions of an :meth:`assess_batch` result, one per situation."""
         return [_verdict(a.placed[i], a.turned[i],
                          _phase(a.place_margin_deg[i], a.place_threshold_deg[i], a.place_interface[i]),
                          _phase(a.turn_margin_deg[i], a.turn_threshold_deg[i], a.turn_interface[i]))
-                for i in range(len(situations))]
+                for i in range(len(a.placed))]
 
     def decide(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> Decision:
         """Place (if any) and turn (if any): stands or crashed, and the new tower."""

@@ -76,8 +76,9 @@ class HybridReferee:
 
     def decide_batch(self, situations: Sequence[Situation]) -> list[Decision]:
         """:meth:`decide` for each situation: one vectorised fast pass, physics for those in the band."""
-        to_physics = self.in_band(self.fast.assess_batch(situations).closest_deg())
-        decisions = self.fast.decide_batch(situations)
+        assessment = self.fast.assess_batch(situations)
+        to_physics = self.in_band(assessment.closest_deg())
+        decisions = self.fast.verdicts(assessment)
         self.decisions += len(situations)
         for i, situation in enumerate(situations):
             if to_physics[i]:

@@ -17,9 +17,10 @@ and the problem, e.g. ``barrels.small.mass_g: must be > 0, got -5.3``.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
@@ -221,6 +222,13 @@ _BARREL_SCHEMA = {
     "belly_diameter_mm": (float, _POSITIVE),
     "mass_g": (float, _POSITIVE),
 }
+
+
+def physics_fingerprint(params: Params) -> str:
+    """A short hash of everything the physics referee uses (the fast referee's margins left
+    out): labels made by physics under another fingerprint are stale."""
+    text = repr([getattr(params, f.name) for f in fields(params) if f.name != "fast"])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _check_value(key: str, value: Any, kind: type, check: Any) -> Any:
