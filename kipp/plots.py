@@ -24,7 +24,9 @@ def difficulty_histogram(summaries: Sequence, ax=None, what: str = "mean_stacked
     values = np.array([getattr(s, what) for s in summaries], dtype=float)
     label = {"mean_stacked": "mean barrels stacked per round", "p_complete": "P(round completed)"}[what]
     bins = min(30, max(5, int(math.sqrt(len(values))) + 1))
-    _, _, patches = ax.hist(values, bins=bins, color="tab:blue", edgecolor="white")
+    # a probability keeps its whole scale, so that "all near 0" reads as such
+    value_range = (0.0, 1.0) if what == "p_complete" else None
+    _, _, patches = ax.hist(values, bins=bins, range=value_range, color="tab:blue", edgecolor="white")
     ax.set_xlabel(label)
     ax.set_ylabel("orders")
     ax.set_title(f"Difficulty of {len(values)} orders")
