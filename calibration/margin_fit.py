@@ -47,6 +47,7 @@ class MarginFit:
 
     turn_margin_deg: float
     turn_margin_deg_per_m: float
+    turn_margin_s2: float
     place_margin_deg: float
     width_deg: float
     hybrid_band_deg: float
@@ -62,6 +63,7 @@ class MarginFit:
         """The ``[fast]`` table with these values (the wall-contact angle left as it is)."""
         return (f"[fast]\nturn_margin_deg = {self.turn_margin_deg:.3f}\n"
                 f"turn_margin_deg_per_m = {self.turn_margin_deg_per_m:.3f}\n"
+                f"turn_margin_s2 = {self.turn_margin_s2:.4f}\n"
                 f"place_margin_deg = {self.place_margin_deg:.3f}\nhybrid_band_deg = {self.hybrid_band_deg:.3f}\n")
 
 
@@ -70,12 +72,20 @@ class _Features:
     place: np.ndarray
     turn: np.ndarray
     height: np.ndarray
+    acceleration: np.ndarray
     labels: np.ndarray
+
+    def subset(self, rows: np.ndarray) -> "_Features":
+        return _Features(self.place[rows], self.turn[rows], self.height[rows], self.acceleration[rows],
+                         self.labels[rows])
 
 
 def _features(assessment: Assessment, referee: FastReferee, labels: Sequence[bool]) -> _Features:
     height = np.array([_top(referee.params, t) for t in assessment.turned])
-    return _Features(assessment.place_margin_deg, assessment.turn_margin_deg, height, np.asarray(labels, bool))
+    acceleration = np.array([referee.turn_acceleration_deg_s2(b, a)
+                             for b, a in zip(assessment.placed, assessment.turned)])
+    return _Features(assessment.place_margin_deg, assessment.turn_margin_deg, height, acceleration,
+                     np.asarray(labels, bool))
 
 
 def _top(params: Params, tower: TowerState) -> float:
@@ -84,41 +94,42 @@ def _top(params: Params, tower: TowerState) -> float:
     return tower.barrels[-1].z_m + params.barrel(tower.barrels[-1].size).height_m / 2
 
 
-def predict(f: _Features, a: float, b: float, c: float) -> tuple[np.ndarray, np.ndarray]:
+def predict(f: _Features, a: float, b: float, d: float, c: float) -> tuple[np.ndarray, np.ndarray]:
     """Fast crashes and each situation's distance (deg) from the nearer decided threshold."""
     place_gap = f.place - c
     place_crash = place_gap < 0
-    turn_gap = np.where(place_crash, np.nan, f.turn - (a + b * f.height))
+    turn_gap = np.where(place_crash, np.nan, f.turn - (a + b * f.height + d * f.acceleration))
     crash = place_crash | (turn_gap < 0)
     return crash, np.fmin(np.abs(place_gap), np.abs(turn_gap))
 
 
 def _nll(theta: np.ndarray, f: _Features) -> float:
-    a, b, c, log_w = theta
+    a, b, d, c, log_w = theta
     w = math.exp(log_w)
     p_place = np.where(np.isnan(f.place), 0.0, expit((c - np.nan_to_num(f.place)) / w))
-    p_turn = np.where(np.isnan(f.turn), 0.0, expit((a + b * f.height - np.nan_to_num(f.turn)) / w))
+    threshold = a + b * f.height + d * f.acceleration
+    p_turn = np.where(np.isnan(f.turn), 0.0, expit((threshold - np.nan_to_num(f.turn)) / w))
     p = np.clip(1 - (1 - p_place) * (1 - p_turn), 1e-9, 1 - 1e-9)
     return float(-np.sum(np.where(f.labels, np.log(p), np.log1p(-p))))
 
 
-def _fit_thresholds(f: _Features) -> tuple[float, float, float, float]:
-    result = minimize(_nll, np.array([0.5, 0.0, 0.0, math.log(0.2)]), args=(f,), method="Nelder-Mead",
-                      options={"xatol": 1e-4, "fatol": 1e-6, "maxiter": 4000})
-    a, b, c, log_w = result.x
-    return float(a), float(b), float(c), math.exp(log_w)
+def _fit_thresholds(f: _Features) -> tuple[float, float, float, float, float]:
+    result = minimize(_nll, np.array([0.5, 0.0, 0.0, 0.0, math.log(0.2)]), args=(f,), method="Nelder-Mead",
+                      options={"xatol": 1e-5, "fatol": 1e-7, "maxiter": 20000, "maxfev": 20000})
+    a, b, d, c, log_w = result.x
+    return float(a), float(b), float(d), float(c), math.exp(log_w)
 
 
-def hybrid_agreement(f: _Features, a: float, b: float, c: float, band: float) -> tuple[float, float]:
+def hybrid_agreement(f: _Features, a: float, b: float, d: float, c: float, band: float) -> tuple[float, float]:
     """(agreement with physics, share handed to physics) of the hybrid with ``band`` (deg)."""
-    crash, gap = predict(f, a, b, c)
+    crash, gap = predict(f, a, b, d, c)
     to_physics = gap < band
     return float(np.mean(to_physics | (crash == f.labels))), float(np.mean(to_physics))
 
 
-def choose_band(f: _Features, a: float, b: float, c: float, target: float) -> float:
+def choose_band(f: _Features, a: float, b: float, d: float, c: float, target: float) -> float:
     """The smallest band (deg, rounded up to 0.01) whose hybrid agreement reaches ``target``."""
-    crash, gap = predict(f, a, b, c)
+    crash, gap = predict(f, a, b, d, c)
     wrong = np.sort(gap[crash != f.labels])
     allowed = int(math.floor((1 - target) * len(f.labels) + 1e-9))
     if len(wrong) <= allowed:
@@ -130,22 +141,21 @@ def fit(params: Params, situations: Sequence[tuple], labels: Sequence[bool], tar
     """Fit the margins and the band (see the module docstring) on ``situations`` and physics ``labels``."""
     referee = FastReferee(params)
     f = _features(referee.assess_batch(situations), referee, labels)
-    a, b, c, w = _fit_thresholds(f)
-    band = choose_band(f, a, b, c, target)
-    crash, _ = predict(f, a, b, c)
-    hybrid, share = hybrid_agreement(f, a, b, c, band)
+    a, b, d, c, w = _fit_thresholds(f)
+    band = choose_band(f, a, b, d, c, target)
+    crash, _ = predict(f, a, b, d, c)
+    hybrid, share = hybrid_agreement(f, a, b, d, c, band)
     # split halves: fit on one, count on the other, both ways
     halves = [np.arange(len(f.labels)) % 2 == k for k in (0, 1)]
     fast_ok = hybrid_ok = 0
     for train, test in (halves, halves[::-1]):
-        sub = _Features(f.place[train], f.turn[train], f.height[train], f.labels[train])
-        other = _Features(f.place[test], f.turn[test], f.height[test], f.labels[test])
-        ha, hb, hc, _ = _fit_thresholds(sub)
-        hband = choose_band(sub, ha, hb, hc, target)
-        fast_ok += int(np.sum(predict(other, ha, hb, hc)[0] == other.labels))
-        hybrid_ok += hybrid_agreement(other, ha, hb, hc, hband)[0] * len(other.labels)
+        sub, other = f.subset(train), f.subset(test)
+        ha, hb, hd, hc, _ = _fit_thresholds(sub)
+        hband = choose_band(sub, ha, hb, hd, hc, target)
+        fast_ok += int(np.sum(predict(other, ha, hb, hd, hc)[0] == other.labels))
+        hybrid_ok += hybrid_agreement(other, ha, hb, hd, hc, hband)[0] * len(other.labels)
     n = len(f.labels)
-    return MarginFit(a, b, c, w, band, float(np.mean(crash == f.labels)), hybrid, share,
+    return MarginFit(a, b, d, c, w, band, float(np.mean(crash == f.labels)), hybrid, share,
                      fast_ok / n, hybrid_ok / n, n)
 
 

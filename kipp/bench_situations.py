@@ -3,7 +3,7 @@
 A situation is what a referee is asked in a game: a tower, a placement (or none, on a
 blue roll) and a turn (or none, when a wild roll's sailor is still to be chosen). The set
 is drawn from seeded games of two default bots (:class:`kipp.bots.Bot`) refereed by
-physics: every decision the games asked for, plus the same tower and placement with each
+physics, every other game with half turns: every decision the games asked for, plus the same tower and placement with each
 other sailor turned instead (the die could have shown them). It keeps every candidate
 whose static margin (:mod:`sim.static_check`, the worse of the two phases) is within
 ``near_deg`` of zero -- that is where decisions flip -- (at most ``near_share`` of the
@@ -12,7 +12,8 @@ set) and fills up to ``count`` with a random sample of the others. Each situatio
 agreement is measured without re-running physics.
 
 The shipped set is ``kipp/data/benchmark_situations.json``; regenerate it with
-``python -m kipp.bench_situations --out kipp/data/benchmark_situations.json`` after a
+``python -m kipp.bench_situations --out kipp/data/benchmark_situations.json --games 60
+--count 500`` (the shipped sizes) after a
 change to the physics or the default parameters (the file records the parameters'
 fingerprint; :func:`load_situations` checks it with ``check_params``).
 """
@@ -96,12 +97,14 @@ class _Recorder:
 
 
 def candidates(params: Params, games: int, seed: int) -> list[tuple[int, bool, tuple, Decision | None]]:
-    """(game seed, counterfactual, situation, physics decision or None) from ``games`` seeded games."""
+    """(game seed, counterfactual, situation, physics decision or None) from ``games`` seeded games;
+    every other game with half turns (the younger sailors' variant), whose faster turns shake
+    the tower harder per degree."""
     from sim.physics_referee import PhysicsReferee
 
-    config = GameConfig(players=("Bot 1", "Bot 2"))
     found: list[tuple[int, bool, tuple, Decision | None]] = []
     for game_seed in range(seed, seed + games):
+        config = GameConfig(players=("Bot 1", "Bot 2"), half_turn=game_seed % 2 == 1)
         recorder = _Recorder(PhysicsReferee(params))
         bots = [Bot(name, params=params) for name in config.players]
         play_game(config, recorder, bots, game_seed, params=params)

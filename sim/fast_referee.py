@@ -8,11 +8,14 @@ A decision, like the physics referee's (:mod:`sim.physics_referee`), has up to t
    margin (:func:`sim.static_check.static_margins`) at the deck's current gradient is below
    ``params.fast.place_margin_deg``.
 2. ``turn``: the sailor turns; the tower crashes when the static margin at the new
-   gradient is below ``turn_margin_deg + turn_margin_deg_per_m * height`` (height of the
-   tower's top above the deck, metres). The margin stands for the screw turn's motion:
-   a 1 s smooth turn topples a 12-stack 0.5-0.7 deg before the quasi-static angle
-   (DESIGN.md 3, :mod:`sim.turn_profile`). Its values are fitted against the physics
-   referee on the benchmark situations by :mod:`calibration.margin_fit` (see there).
+   gradient is below ``turn_margin_deg + turn_margin_deg_per_m * height + turn_margin_s2
+   * acceleration`` (height of the tower's top above the deck, metres; the deck's
+   acceleration scale in the slice, :meth:`FastReferee.turn_acceleration_deg_s2`). The
+   margin stands for the screw turn's motion: a 1 s smooth turn topples a 12-stack
+   0.5-0.7 deg before the quasi-static angle (DESIGN.md 3, :mod:`sim.turn_profile`), and a
+   half turn, over in half the time, shakes the tower twice as hard per degree. Its
+   values are fitted against the physics referee on the benchmark situations by
+   :mod:`calibration.margin_fit` (see there).
 
 The tower moves forward as in an ideal world: offsets stay where they were placed (no
 creep), heights are the stacked heights, barrels stay upright; the turn counts and the
@@ -37,10 +40,11 @@ from typing import Sequence
 
 import numpy as np
 
-from sim.geometry import downhill_direction, into_recess, is_level
+from sim.geometry import downhill_direction, into_recess, is_level, slope_along
 from sim.params import Params, load_params
 from sim.static_check import SizeTable, pack, static_margin_one, static_margins
 from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
+from sim.turn_profile import turn_duration_s
 
 Situation = tuple[TowerState, "Placement | None", "Turn | None"]
 """(tower, placement or None, turn or None): what :meth:`FastReferee.decide` takes."""
@@ -148,11 +152,24 @@ class FastReferee:
         margin, interface = static_margins(self.params, self.table, batch, self._wall_rad)
         return np.degrees(margin), interface
 
-    def turn_threshold_deg(self, towers: Sequence[TowerState]) -> np.ndarray:
-        """The dynamic margin a turn needs for each tower, degrees."""
+    def turn_acceleration_deg_s2(self, before: TowerState, after: TowerState) -> float:
+        """The deck's acceleration scale in the slice during a turn, deg/s^2: the change of
+        its angle in the slice after the turn (signed) over the turn's duration squared."""
+        direction = after.slice_direction_rad
+        change = (math.atan(slope_along(self.gradient(after.turns), direction))
+                  - math.atan(slope_along(self.gradient(before.turns), direction)))
+        revolutions = sum(abs(a - b) for a, b in zip(after.turns, before.turns))
+        duration = turn_duration_s(revolutions, self.params.turn.rate_rev_per_s)
+        return math.degrees(change) / duration ** 2 if duration > 0 else 0.0
+
+    def turn_threshold_deg(self, befores: Sequence[TowerState], afters: Sequence[TowerState]) -> np.ndarray:
+        """The dynamic margin each turn needs (tower before and after it), degrees."""
+        return np.array([self._turn_threshold_one(b, a) for b, a in zip(befores, afters)])
+
+    def _turn_threshold_one(self, before: TowerState, after: TowerState) -> float:
         fast = self.params.fast
-        height = np.array([_top_m(self.params, t) for t in towers])
-        return fast.turn_margin_deg + fast.turn_margin_deg_per_m * height
+        return (fast.turn_margin_deg + fast.turn_margin_deg_per_m * _top_m(self.params, after)
+                + fast.turn_margin_s2 * self.turn_acceleration_deg_s2(before, after))
 
     def assess_batch(self, situations: Sequence[Situation]) -> Assessment:
         """Margins and thresholds of both phases for each situation, one static check per phase."""
@@ -173,7 +190,7 @@ class FastReferee:
             towers = [turned[i] for i in with_turn]
             margin, interface = self.margins_deg(towers)
             turn_margin[with_turn], turn_interface[with_turn] = margin, interface
-            turn_threshold[with_turn] = self.turn_threshold_deg(towers)
+            turn_threshold[with_turn] = self.turn_threshold_deg([placed[i] for i in with_turn], towers)
         place_threshold = np.full(count, self.params.fast.place_margin_deg)
         return Assessment(place_margin, place_threshold, place_interface, turn_margin, turn_threshold,
                           turn_interface, placed, turned)
@@ -206,10 +223,8 @@ class FastReferee:
         after = placed
         if turn is not None and not (place is not None and place[0] < place[1]):
             after = self.turn(placed, turn)
-            fast = self.params.fast
             margin, interface = self._margin_one(after)
-            turned = (margin, fast.turn_margin_deg + fast.turn_margin_deg_per_m * _top_m(self.params, after),
-                      interface)
+            turned = (margin, self._turn_threshold_one(placed, after), interface)
         gap = min((abs(ph[0] - ph[1]) for ph in (place, turned) if ph is not None), default=math.inf)
         return _verdict(placed, after, place, turned), gap
 

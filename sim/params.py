@@ -127,8 +127,10 @@ class FastParams:
     """The fast referee's dynamic margins and the hybrid's band (:mod:`sim.fast_referee`), degrees.
 
     A turn crashes when the static margin (how much more deck tilt the tower would stand,
-    :mod:`sim.static_check`) is below ``turn_margin_deg + turn_margin_deg_per_m * height``
-    (tower height in metres); a placement when it is below ``place_margin_deg``. The
+    :mod:`sim.static_check`) is below ``turn_margin_deg + turn_margin_deg_per_m * height
+    + turn_margin_s2 * acceleration`` (tower height in metres; the turn's deck acceleration
+    in the slice, deg/s^2, see :meth:`sim.fast_referee.FastReferee.turn_acceleration_deg_s2`);
+    a placement when it is below ``place_margin_deg``. The
     hybrid referee asks physics when a margin is within ``hybrid_band_deg`` of its
     threshold. ``recess_wall_contact_deg``: the bottom barrel pivots on the recess wall's
     top edge when it would touch it after turning less than this.
@@ -136,6 +138,7 @@ class FastParams:
 
     turn_margin_deg: float
     turn_margin_deg_per_m: float
+    turn_margin_s2: float
     place_margin_deg: float
     hybrid_band_deg: float
     recess_wall_contact_deg: float
@@ -208,6 +211,7 @@ _SCHEMA: dict[str, Any] = {
     "fast": {
         "turn_margin_deg": (float, _ANY),
         "turn_margin_deg_per_m": (float, _ANY),
+        "turn_margin_s2": (float, _ANY),
         "place_margin_deg": (float, _ANY),
         "hybrid_band_deg": (float, _NON_NEGATIVE),
         "recess_wall_contact_deg": (float, _NON_NEGATIVE),

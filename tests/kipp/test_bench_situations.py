@@ -57,6 +57,7 @@ def test_margin_fit_reproduces_the_shipped_margins():
     fast = params.fast
     assert result.turn_margin_deg == pytest.approx(fast.turn_margin_deg, abs=0.01)
     assert result.turn_margin_deg_per_m == pytest.approx(fast.turn_margin_deg_per_m, abs=0.05)
+    assert result.turn_margin_s2 == pytest.approx(fast.turn_margin_s2, abs=0.002)
     assert result.place_margin_deg == pytest.approx(fast.place_margin_deg, abs=0.01)
     assert result.hybrid_band_deg == pytest.approx(fast.hybrid_band_deg, abs=1e-9)
     assert result.hybrid_agreement >= 0.99 and result.fast_agreement > 0.9
