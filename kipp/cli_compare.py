@@ -25,10 +25,14 @@ def _referee_spec(name: str):
 @analysis_referee_option
 @workers_option
 @scheduler_option
+@click.option("--out", default=None, metavar="FILE.sqlite",
+              help="Results file, written as games finish; rerun with the same file to resume "
+                   "(or with more --games to extend it).")
 @click.option("--plot", default=None, metavar="FILE.png", help="Plot every metric per arm with its interval.")
 @progress_option
 def compare(games: int, players: int, seed: int, params: Params | None, referee_name: str,
-            workers: int | None, scheduler: str | None, plot: str | None, no_progress: bool) -> None:
+            workers: int | None, scheduler: str | None, out: str | None, plot: str | None,
+            no_progress: bool) -> None:
     """Compare the standard game with half turns, nine barrels, both, and Old Sea Dogs.
 
     Bots play --games whole games of each arm (the bots of `kipp game`). Per arm: the
@@ -36,9 +40,10 @@ def compare(games: int, players: int, seed: int, params: Params | None, referee_
     winner's chips and the game's length in turns, each with a 95% interval. Common
     random numbers: game g of every arm is played from the same seed (same die rolls,
     same placement errors), and differences from the standard game are paired game by
-    game.
+    game. Results do not depend on --workers or --scheduler.
     """
     from kipp.compare import format_compare, run_compare
+    from kipp.results_store import ResultsFileError
     from kipp.sweep import ExecutorError, default_workers
 
     if games is None:
@@ -50,11 +55,16 @@ def compare(games: int, players: int, seed: int, params: Params | None, referee_
     try:
         summaries = run_compare(games, players=players, seed=seed, params=params,
                                 referee=_referee_spec(referee_name), workers=workers or default_workers(),
-                                scheduler=scheduler, progress=not no_progress)
+                                scheduler=scheduler, progress=not no_progress, out=out,
+                                referee_name=referee_name)
+    except ResultsFileError as error:
+        raise UserError(f"--out: {error}") from None
     except ExecutorError as error:
         raise UserError(str(error)) from None
     click.echo(f"Referee {referee_name}; seed {seed}.")
     click.echo(format_compare(summaries, players))
+    if out is not None:
+        click.echo(f"Every game of every arm: {out}")
     if plot is not None:
         from kipp.plots import compare_figure
 

@@ -5,20 +5,25 @@ Sea Dogs. Game ``g`` of every arm is played from the same seed (:func:`game_seed
 the arms share die rolls and each bot's placement errors stream; differences between
 arms are then measured game by game (paired), with much less noise than independent
 samples. Game ``g`` of an arm is exactly ``kipp game --seed <game_seed(root, g)> --players K``
-with that arm's flags.
+with that arm's flags. Games go to a results file (:class:`~kipp.results_store.ResultsStore`)
+as their tasks finish, and a rerun with the same file plays only the games missing from it.
 """
 
 from __future__ import annotations
 
 import math
+import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from kipp.bots import Bot
 from kipp.config import GameConfig
 from kipp.difficulty import RefereeSpec, cached_referee
 from kipp.play import play_game
+from kipp.replay import params_fingerprint
+from kipp.results_store import ResultsStore
 from kipp.stats import mean_interval, wilson_interval
-from kipp.sweep import chunk_size, chunked, item_seed, open_executor, run_tasks
+from kipp.sweep import chunk_size, chunked, item_seed, run_with_progress
 from sim.params import Params
 
 ARMS: dict[str, dict] = {
@@ -105,30 +110,79 @@ METRICS = {
 }
 
 
+KIND = "kipp compare"
+COLUMNS = [("arm", "TEXT"), ("game", "INTEGER"), ("completed", "TEXT"), ("stacked", "TEXT"),
+           ("crashes", "INTEGER"), ("winner_chips", "INTEGER"), ("turns", "INTEGER")]
+"""The results table: one row per game of an arm (key = game x number of arms + the arm's
+position); ``completed`` and ``stacked`` are the per-round values, comma-separated."""
+
+
+def compare_options(*, players: int, seed: int, referee_name: str, params_id: str,
+                    arms: tuple[str, ...]) -> dict:
+    """What determines every game (stored in, and checked against, the results file).
+
+    The number of games is not among them: game ``g`` is the same game whatever
+    ``--games`` is, so a rerun with more games extends the file and one with fewer
+    reads its first games.
+    """
+    return {"players": players, "seed": seed, "referee": referee_name, "params": params_id,
+            "arms": list(arms)}
+
+
+def _row(record: GameRecord, arms: tuple[str, ...]) -> tuple:
+    return (record.game * len(arms) + arms.index(record.arm), record.arm, record.game,
+            ",".join(str(int(c)) for c in record.completed), ",".join(map(str, record.stacked)),
+            record.crashes, record.winner_chips, record.turns)
+
+
+def _record(row: tuple) -> GameRecord:
+    _key, arm, game, completed, stacked, crashes, winner_chips, turns = row
+    return GameRecord(arm, game, tuple(c == "1" for c in completed.split(",")),
+                      tuple(int(s) for s in stacked.split(",")), crashes, winner_chips, turns)
+
+
 def run_compare(games: int, *, players: int = 2, seed: int = 0, params: Params, referee: RefereeSpec,
                 workers: int = 1, scheduler: str | None = None, progress: bool = False,
-                arms: tuple[str, ...] = tuple(ARMS)) -> list[ArmSummary]:
-    """Play ``games`` games of every arm and summarise them."""
-    import sys
+                arms: tuple[str, ...] = tuple(ARMS), out: str | Path | None = None,
+                referee_name: str | None = None) -> list[ArmSummary]:
+    """Play ``games`` games of every arm and summarise them.
 
-    from tqdm import tqdm
+    Games are written to the results file ``out`` as their tasks finish (a temporary
+    file without ``out``); a rerun with the same file plays only the games not yet in it.
+    ``referee_name`` (stored in the file) defaults to ``referee`` when that is a name;
+    tests hand in a factory. Raises :class:`~kipp.results_store.ResultsFileError` for a
+    file of other options.
+    """
+    if out is None:
+        with tempfile.TemporaryDirectory(prefix="kipp-compare-") as scratch:
+            return run_compare(games, players=players, seed=seed, params=params, referee=referee,
+                               workers=workers, scheduler=scheduler, progress=progress, arms=arms,
+                               out=Path(scratch) / "results.sqlite", referee_name=referee_name)
+    arms = tuple(arms)
+    if referee_name is None:
+        referee_name = referee if isinstance(referee, str) else getattr(referee, "__qualname__", repr(referee))
+    options = compare_options(players=players, seed=seed, referee_name=referee_name,
+                              params_id=params_fingerprint(params), arms=arms)
+    with ResultsStore.open(out, KIND, options, COLUMNS) as store:
+        # A task writes every arm of its games in one transaction: a game is in the file whole or not at all.
+        done = {key // len(arms) for key in store.done_keys()}
+        todo = [g for g in range(games) if g not in done]
+        if todo:
+            size = chunk_size(len(todo), workers, largest=16)
+            tasks = ((arms, players, referee, params, seed, chunk) for chunk in chunked(todo, size))
 
-    records: dict[str, dict[int, GameRecord]] = {arm: {} for arm in arms}
-    size = chunk_size(games, workers, largest=16)
-    tasks = ((arms, players, referee, params, seed, chunk) for chunk in chunked(list(range(games)), size))
-    with open_executor(workers, scheduler) as executor:
-        bar = tqdm(total=games * len(arms), unit="game", file=sys.stderr, disable=not progress,
-                   desc="games x arms", dynamic_ncols=True)
+            def record(results: list[GameRecord]) -> int:
+                store.add(_row(r, arms) for r in results)
+                return len(results)
 
-        def record(results: list[GameRecord]) -> None:
-            for r in results:
+            run_with_progress(compare_chunk, tasks, record, workers=workers, scheduler=scheduler,
+                              progress=progress, total=games * len(arms), initial=(games - len(todo)) * len(arms),
+                              unit="game", desc="games x arms")
+        records: dict[str, dict[int, GameRecord]] = {arm: {} for arm in arms}
+        for row in store.rows():
+            r = _record(row)
+            if r.game < games:
                 records[r.arm][r.game] = r
-            bar.update(len(results))
-
-        try:
-            run_tasks(executor, compare_chunk, tasks, max_in_flight=2 * max(1, workers), on_result=record)
-        finally:
-            bar.close()
     return summarise(records)
 
 

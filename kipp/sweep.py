@@ -155,3 +155,31 @@ def chunked(items: list, size: int) -> Iterator[list]:
 def chunk_size(n_items: int, workers: int, *, per_worker: int = 8, largest: int = 64) -> int:
     """Items per task: enough tasks to keep ``workers`` busy and balanced, none too big."""
     return max(1, min(largest, -(-n_items // max(1, workers * per_worker))))
+
+
+def run_with_progress(fn: Callable, tasks: Iterable[tuple], on_result: Callable[[object], int], *,
+                      workers: int = 1, scheduler: str | None = None, progress: bool = False,
+                      total: int, initial: int = 0, unit: str, desc: str) -> int:
+    """Run ``fn(*task)`` for every task on the executor of ``workers`` / ``scheduler``
+    (two tasks per worker in flight), with a progress bar on stderr (ETA included).
+
+    ``on_result`` gets each result in this process as it completes (to write it away)
+    and returns how many ``unit`` it finished; the bar counts them from ``initial``
+    (what an earlier, interrupted run already did) to ``total``. Returns the number of
+    tasks run.
+    """
+    import sys
+
+    from tqdm import tqdm
+
+    with open_executor(workers, scheduler) as executor:
+        bar = tqdm(total=total, initial=initial, unit=unit, file=sys.stderr, disable=not progress,
+                   desc=desc, dynamic_ncols=True)
+
+        def record(result: object) -> None:
+            bar.update(on_result(result))
+
+        try:
+            return run_tasks(executor, fn, tasks, max_in_flight=2 * max(1, workers), on_result=record)
+        finally:
+            bar.close()

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import sys
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -20,7 +19,7 @@ from kipp.difficulty import OrderCounts, RefereeSpec, RoundModel, tune_chunk
 from kipp.orders import mean_position, order_index, parse_order
 from kipp.results_store import ResultsStore
 from kipp.stats import histogram_moments, mean_interval_from_sums, wilson_interval
-from kipp.sweep import chunk_size, chunked, open_executor, run_tasks
+from kipp.sweep import chunk_size, chunked, run_with_progress
 from sim.params import Params
 
 KIND = "kipp tune"
@@ -64,23 +63,17 @@ def run_sweep(run: TuneRun, orders: list[tuple[str, ...]], params: Params, out: 
         if not todo:
             return 0
         size = chunk or chunk_size(len(todo), workers)
-        from tqdm import tqdm
-
         tasks = ((run.model, referee, params, run.seed, run.rounds, items) for items in chunked(todo, size))
-        with open_executor(workers, scheduler) as executor:
-            bar = tqdm(total=len(orders) * run.rounds, initial=len(done) * run.rounds, unit="round",
-                       file=sys.stderr, disable=not progress, desc="orders x rounds", dynamic_ncols=True)
 
-            def record(results: list[OrderCounts]) -> None:
-                store.add((r.index, r.line, r.rounds, r.completed,
-                           sum(b * c for b, c in enumerate(r.stacked_hist)),
-                           ",".join(map(str, r.stacked_hist))) for r in results)
-                bar.update(run.rounds * len(results))
+        def record(results: list[OrderCounts]) -> int:
+            store.add((r.index, r.line, r.rounds, r.completed,
+                       sum(b * c for b, c in enumerate(r.stacked_hist)),
+                       ",".join(map(str, r.stacked_hist))) for r in results)
+            return run.rounds * len(results)
 
-            try:
-                run_tasks(executor, tune_chunk, tasks, max_in_flight=2 * max(1, workers), on_result=record)
-            finally:
-                bar.close()
+        run_with_progress(tune_chunk, tasks, record, workers=workers, scheduler=scheduler, progress=progress,
+                          total=len(orders) * run.rounds, initial=len(done) * run.rounds, unit="round",
+                          desc="orders x rounds")
         return len(todo)
 
 

@@ -1,9 +1,11 @@
 """``kipp compare``: arms share seeds (common random numbers), results do not depend on the
-executor, and the table, plot and errors of the CLI. The threshold referee stands in for physics."""
+executor, the results file resumes and refuses other options, and the table, plot and
+errors of the CLI. The threshold referee stands in for physics."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 
 import matplotlib
 import pytest
@@ -11,8 +13,10 @@ from click.testing import CliRunner
 
 import kipp.cli_compare
 import kipp.cli_game
+import kipp.compare
 from kipp.cli import main
 from kipp.compare import ARMS, METRICS, compare_chunk, game_seed, play_arm_events, play_arm_game, run_compare
+from kipp.results_store import ResultsFileError
 from kipp.plots import compare_panel, difficulty_histogram, difficulty_vs_feature
 from kipp.tune import summarise_row
 from sim.params import load_params
@@ -66,6 +70,64 @@ def test_results_are_identical_with_1_and_2_workers():
     assert 0 <= standard.completion[1] <= standard.completion[0] <= standard.completion[2] <= 1
 
 
+def _stored(path):
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        return db.execute("SELECT * FROM results ORDER BY key").fetchall()
+
+
+def test_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, monkeypatch):
+    """Each of the 6 games is a task (one worker); Ctrl-C in the third leaves two whole games."""
+    kwargs = dict(players=2, seed=1, params=PARAMS, referee=threshold, workers=1)
+    whole = tmp_path / "whole.sqlite"
+    expected = run_compare(6, out=whole, **kwargs)
+    assert expected == run_compare(6, **kwargs)  # without a file: the same summaries
+
+    calls = 0
+    real = kipp.compare.compare_chunk
+
+    def interrupted(*args):
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    broken = tmp_path / "broken.sqlite"
+    monkeypatch.setattr(kipp.compare, "compare_chunk", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_compare(6, out=broken, **kwargs)
+    monkeypatch.undo()
+    assert len(_stored(broken)) == 2 * len(ARMS)  # the two finished games of every arm, nothing more
+    played = []
+    monkeypatch.setattr(kipp.compare, "compare_chunk", lambda *args: played.append(args[-1]) or real(*args))
+    assert run_compare(6, out=broken, **kwargs) == expected
+    assert sorted(g for games in played for g in games) == [2, 3, 4, 5]  # no game played twice
+    assert _stored(broken) == _stored(whole)
+    played.clear()
+    assert run_compare(6, out=broken, **kwargs) == expected and played == []
+
+
+def test_more_games_extend_the_file_and_fewer_read_its_first_games(tmp_path):
+    kwargs = dict(players=2, seed=4, params=PARAMS, referee=threshold, workers=1)
+    out = tmp_path / "r.sqlite"
+    few = run_compare(3, out=out, **kwargs)
+    assert run_compare(7, out=out, **kwargs) == run_compare(7, **kwargs)
+    assert len(_stored(out)) == 7 * len(ARMS)
+    assert run_compare(3, out=out, **kwargs) == few
+
+
+def test_other_options_are_refused(tmp_path):
+    out = tmp_path / "r.sqlite"
+    run_compare(2, players=2, seed=1, params=PARAMS, referee=threshold, out=out)
+    before = out.read_bytes()
+    with pytest.raises(ResultsFileError, match=r"players: 2 in the file, 3 now"):
+        run_compare(2, players=3, seed=1, params=PARAMS, referee=threshold, out=out)
+    with pytest.raises(ResultsFileError, match=r"arms: "):
+        run_compare(2, players=2, seed=1, params=PARAMS, referee=threshold, out=out, arms=("standard",))
+    assert out.read_bytes() == before
+
+
 def test_plots_return_what_they_drew():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -102,6 +164,28 @@ def test_cli_table_and_plot(fast_referee, tmp_path):
     for arm in ARMS:
         assert arm in result.output
     assert "paired game by game" in result.output and plot.stat().st_size > 10_000
+
+
+def test_cli_results_file_resumes_and_refuses_other_options(fast_referee, tmp_path):
+    out = tmp_path / "c.sqlite"
+    args = ["--players", "2", "--seed", "3", "--workers", "1", "--no-progress", "--out", str(out)]
+    part = run("--games", "2", *args)
+    assert part.exit_code == 0, part.output
+    result = run("--games", "4", *args)
+    assert result.exit_code == 0 and f"Every game of every arm: {out}" in result.output, result.output
+    fresh = run("--games", "4", *args[:-2])
+    assert fresh.exit_code == 0 and result.output.startswith(fresh.output)  # resumed = uninterrupted
+    assert len(_stored(out)) == 4 * len(ARMS)
+    again = run("--games", "4", *args)
+    assert again.exit_code == 0 and again.output == result.output
+    for other, text in [(["--seed", "4"], "seed: 3 in the file, 4 now"),
+                        (["--players", "3"], "players: 2 in the file, 3 now"),
+                        (["--referee", "physics"], "referee: 'hybrid' in the file, 'physics' now")]:
+        refused = run("--games", "4", *args, *other)
+        assert refused.exit_code == 2, refused.output
+        lines = refused.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("Error: --out:") and text in lines[0], refused.output
+    assert len(_stored(out)) == 4 * len(ARMS)
 
 
 @pytest.mark.parametrize("args, text", [
