@@ -81,17 +81,11 @@ class _Features:
 
 
 def _features(assessment: Assessment, referee: FastReferee, labels: Sequence[bool]) -> _Features:
-    height = np.array([_top(referee.params, t) for t in assessment.turned])
+    height = np.array([t.top_height_m(referee.params) for t in assessment.turned])
     acceleration = np.array([referee.turn_acceleration_deg_s2(b, a)
                              for b, a in zip(assessment.placed, assessment.turned)])
     return _Features(assessment.place_margin_deg, assessment.turn_margin_deg, height, acceleration,
                      np.asarray(labels, bool))
-
-
-def _top(params: Params, tower: TowerState) -> float:
-    if not tower.barrels:
-        return 0.0
-    return tower.barrels[-1].z_m + params.barrel(tower.barrels[-1].size).height_m / 2
 
 
 def predict(f: _Features, a: float, b: float, d: float, c: float) -> tuple[np.ndarray, np.ndarray]:

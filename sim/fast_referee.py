@@ -126,8 +126,7 @@ class FastReferee:
         x, y = placement.x_m, placement.y_m
         ship = self.params.ship
         if tower.barrels:
-            top = tower.barrels[-1]
-            base = top.z_m + self.params.barrel(top.size).height_m / 2
+            base = tower.top_height_m(self.params)
         else:  # into the round recess, as physics does
             x, y = into_recess(ship, spec.end_diameter_m, x, y)
             base = -ship.recess_depth_m
@@ -168,7 +167,7 @@ class FastReferee:
 
     def _turn_threshold_one(self, before: TowerState, after: TowerState) -> float:
         fast = self.params.fast
-        return (fast.turn_margin_deg + fast.turn_margin_deg_per_m * _top_m(self.params, after)
+        return (fast.turn_margin_deg + fast.turn_margin_deg_per_m * after.top_height_m(self.params)
                 + fast.turn_margin_s2 * self.turn_acceleration_deg_s2(before, after))
 
     def assess_batch(self, situations: Sequence[Situation]) -> Assessment:
@@ -250,13 +249,6 @@ def _verdict(placed: TowerState, turned: TowerState, place: tuple[float, float, 
         return Decision(False, turned, reason="nothing to do")
     margin = min(ph[0] - ph[1] for ph in (place, turn) if ph is not None)
     return Decision(False, turned, reason=f"static margin {margin:+.2f} deg beyond the dynamic margin")
-
-
-def _top_m(params: Params, tower: TowerState) -> float:
-    if not tower.barrels:
-        return 0.0
-    top = tower.barrels[-1]
-    return top.z_m + params.barrel(top.size).height_m / 2
 
 
 def _reason(phase: str, margin: float, threshold: float, interface: int) -> str:

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Protocol, runtime_checkable
 
-from sim.params import SCREWS
+from sim.params import SCREWS, Params
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,14 @@ class TowerState:
     def turns_by_sailor(self) -> dict[str, float]:
         """Turn counts keyed by sailor name (revolutions)."""
         return dict(zip(SCREWS, self.turns))
+
+    def top_height_m(self, params: Params) -> float:
+        """Height of the top barrel's top face above the deck surface, metres (0 if empty),
+        with its size's height from ``params``."""
+        if not self.barrels:
+            return 0.0
+        top = self.barrels[-1]
+        return top.z_m + params.barrel(top.size).height_m / 2
 
     def top_xy(self) -> tuple[float, float]:
         """Deck-frame (x, y) of the top barrel's centre, metres; the tower spot if empty."""
