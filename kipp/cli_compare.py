@@ -6,7 +6,7 @@ import click
 
 from kipp.cli_options import UserError, params_option, player_count, seed_option
 from kipp.cli_tune import (analysis_referee_option, check_plot, check_scheduler, progress_option, save_plot,
-                           scheduler_option, whole_number, workers_option)
+                           scheduler_option, sweep_errors, whole_number, workers_option)
 from sim.params import Params, load_params
 
 
@@ -43,8 +43,7 @@ def compare(games: int, players: int, seed: int, params: Params | None, referee_
     game. Results do not depend on --workers or --scheduler.
     """
     from kipp.compare import format_compare, run_compare
-    from kipp.results_store import ResultsFileError
-    from kipp.sweep import ExecutorError, default_workers
+    from kipp.sweep import default_workers
 
     if games is None:
         raise UserError("--games: how many games per arm? e.g. --games 200")
@@ -52,15 +51,11 @@ def compare(games: int, players: int, seed: int, params: Params | None, referee_
     scheduler = check_scheduler(scheduler)
     plot = check_plot(plot)
     params = params if params is not None else load_params()
-    try:
+    with sweep_errors():
         summaries = run_compare(games, players=players, seed=seed, params=params,
                                 referee=_referee_spec(referee_name), workers=workers or default_workers(),
                                 scheduler=scheduler, progress=not no_progress, out=out,
                                 referee_name=referee_name)
-    except ResultsFileError as error:
-        raise UserError(f"--out: {error}") from None
-    except ExecutorError as error:
-        raise UserError(str(error)) from None
     click.echo(f"Referee {referee_name}; seed {seed}.")
     click.echo(format_compare(summaries, players))
     if out is not None:
@@ -69,4 +64,3 @@ def compare(games: int, players: int, seed: int, params: Params | None, referee_
         from kipp.plots import compare_figure
 
         save_plot(compare_figure(summaries), plot)
-        click.echo(f"Plot: {plot}")

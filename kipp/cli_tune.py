@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 from pathlib import Path
 
@@ -53,12 +54,28 @@ def check_plot(path: str | None) -> str | None:
 
 
 def save_plot(fig, path: str) -> None:
+    """Write the figure to ``--plot`` and say so; an unwritable file is a one-line error."""
     from kipp.plots import save
 
     try:
         save(fig, path)
     except OSError as error:
         raise UserError(f"--plot: cannot write {path}: {error.strerror or error}") from None
+    click.echo(f"Plot: {path}")
+
+
+@contextlib.contextmanager
+def sweep_errors():
+    """Turn a results file or executor refusal during a sweep into the one-line CLI error."""
+    from kipp.results_store import ResultsFileError
+    from kipp.sweep import ExecutorError
+
+    try:
+        yield
+    except ResultsFileError as error:
+        raise UserError(f"--out: {error}") from None
+    except ExecutorError as error:
+        raise UserError(str(error)) from None
 
 
 workers_option = click.option(
@@ -111,8 +128,7 @@ def tune(orders_spec: str, rounds: int, barrels: int, half_turn: bool, sigma_mm:
     """
     from kipp.orders import OrderError, resolve_orders
     from kipp.replay import params_fingerprint
-    from kipp.results_store import ResultsFileError
-    from kipp.sweep import ExecutorError, default_workers
+    from kipp.sweep import default_workers
     from kipp.difficulty import RoundModel
     from kipp.tune import TuneRun, format_table, read_summaries, run_sweep, temporary_out
 
@@ -138,13 +154,9 @@ def tune(orders_spec: str, rounds: int, barrels: int, half_turn: bool, sigma_mm:
     workers = workers or default_workers()
     with temporary_out() as scratch:
         path = out if out is not None else str(Path(scratch) / "results.sqlite")
-        try:
+        with sweep_errors():
             run_sweep(run, orders, params, path, referee=_referee_spec(referee_name), workers=workers,
                       scheduler=scheduler, progress=not no_progress)
-        except ResultsFileError as error:
-            raise UserError(f"--out: {error}") from None
-        except ExecutorError as error:
-            raise UserError(str(error)) from None
         summaries = read_summaries(path)
     click.echo(f"{len(orders)} orders x {rounds} rounds, {barrels} barrels{', half turns' if half_turn else ''}; "
                f"player: sigma {sigma:g} mm, wild {wild}; referee {referee_name}; seed {seed}")
@@ -155,4 +167,3 @@ def tune(orders_spec: str, rounds: int, barrels: int, half_turn: bool, sigma_mm:
         from kipp.plots import tune_figure
 
         save_plot(tune_figure(summaries), plot)
-        click.echo(f"Plot: {plot}")
