@@ -8,7 +8,8 @@ of all barrels together is well below the smallest such barrier, no interface ca
 topple: the decision "stands" is already certain, and the simulation may stop. A centre
 of mass already outside its contact has no barrier at all.
 
-The edges are the contact points pymunk reports between each barrel and its support,
+The edges are the contact points pymunk reports between each barrel and its support
+(:meth:`~sim.world.TowerWorld.support_contacts`),
 so the recess wall, narrowed faces and offsets are all accounted for. Values are in the
 world's internal units (grams, centimetres, seconds); only the ratio matters.
 """
@@ -23,24 +24,9 @@ from sim.world import CM_PER_M, TowerWorld
 def kinetic_energy(world: TowerWorld) -> float:
     """Total kinetic energy of the barrels (translation + rotation), g cm^2 / s^2."""
     total = 0.0
-    for barrel in world.barrels:
-        body = barrel.body
-        vx, vy = body.velocity
-        total += body.mass * (vx * vx + vy * vy) + body.moment * body.angular_velocity ** 2
+    for barrel, (_, _, _, vx, vy, spin) in zip(world.barrels, world.barrel_states()):
+        total += barrel.mass * (vx * vx + vy * vy) + barrel.moment * spin ** 2
     return 0.5 * total
-
-
-def _contact_points(body, support_shapes) -> list[tuple[float, float]]:
-    """World (x, y) of every contact point between ``body`` and any of ``support_shapes``."""
-    points: list[tuple[float, float]] = []
-
-    def collect(arbiter) -> None:
-        a, b = arbiter.shapes
-        if a in support_shapes or b in support_shapes:
-            points.extend((p.point_a.x, p.point_a.y) for p in arbiter.contact_point_set.points)
-
-    body.each_arbiter(collect)
-    return points
 
 
 def barrier_bound(world: TowerWorld) -> float:
@@ -52,7 +38,7 @@ def barrier_bound(world: TowerWorld) -> float:
     if not world.barrels:
         return math.inf
     top = world.barrels[-1]
-    return top.body.mass * -world.space.gravity.y * top.spec.end_diameter_m / 2 * CM_PER_M
+    return top.mass * -world.space.gravity.y * top.spec.end_diameter_m / 2 * CM_PER_M
 
 
 def smallest_barrier(world: TowerWorld) -> float:
@@ -63,19 +49,14 @@ def smallest_barrier(world: TowerWorld) -> float:
     # centres of mass of every sub-stack, from the top down
     mass, moment_x, moment_y = 0.0, 0.0, 0.0
     sub_stacks = []
-    for barrel in reversed(barrels):
-        body = barrel.body
-        x, y = body.position
-        mass += body.mass
-        moment_x += body.mass * x
-        moment_y += body.mass * y
+    for barrel, (x, y, *_) in zip(reversed(barrels), reversed(world.barrel_states())):
+        mass += barrel.mass
+        moment_x += barrel.mass * x
+        moment_y += barrel.mass * y
         sub_stacks.append((mass, moment_x / mass, moment_y / mass))
     sub_stacks.reverse()
-    deck_shapes = set(world.deck.shapes)
     smallest = math.inf
-    for index, (barrel, (m, cx, cy)) in enumerate(zip(barrels, sub_stacks)):
-        support = deck_shapes if index == 0 else {barrels[index - 1].shape}
-        points = _contact_points(barrel.body, support)
+    for points, (m, cx, cy) in zip(world.support_contacts(), sub_stacks):
         if not points:
             return 0.0
         low, high = min(points), max(points)

@@ -26,6 +26,7 @@ import math
 from dataclasses import dataclass
 
 import pymunk
+import pymunk.batch
 
 from sim.barrel_shape import chord_half_width, moment_of_inertia, outline
 from sim.params import BarrelSpec, Params
@@ -35,6 +36,18 @@ CM_PER_M = 100.0
 G_PER_KG = 1000.0
 MAX_SPEED_M_S = 10.0
 """Faster than anything falling off this ship could move: a sign the solver blew up."""
+
+
+_BODY_FIELDS = (pymunk.batch.BodyFields.POSITION | pymunk.batch.BodyFields.ANGLE
+                | pymunk.batch.BodyFields.VELOCITY | pymunk.batch.BodyFields.ANGULAR_VELOCITY)
+_VALUES_PER_BODY = 6
+"""x, y, angle, vx, vy, angular velocity: the float fields of ``_BODY_FIELDS``, in pymunk's order."""
+_ARBITER_INTS = (pymunk.batch.ArbiterFields.BODY_A_ID | pymunk.batch.ArbiterFields.BODY_B_ID
+                 | pymunk.batch.ArbiterFields.CONTACT_COUNT)
+_ARBITER_POINTS = (pymunk.batch.ArbiterFields.POINT_A_1 | pymunk.batch.ArbiterFields.POINT_B_1
+                   | pymunk.batch.ArbiterFields.POINT_A_2 | pymunk.batch.ArbiterFields.POINT_B_2)
+"""Per arbiter: body ids and contact count (ints); point on A and on B of contacts 1 and 2
+(floats, x y each, zeros for an absent second contact)."""
 
 
 class PhysicsError(RuntimeError):
@@ -48,6 +61,10 @@ class _Barrel:
     shape: pymunk.Poly
     cross_offset_m: float
     top_half_width_m: float
+    mass: float
+    """g, as pymunk holds it."""
+    moment: float
+    """g cm^2, as pymunk holds it."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +97,12 @@ class TowerWorld:
         self.barrels: list[_Barrel] = []
         self._motion: list[float] | None = None  # the deck's target angle (rad) after each step
         self._motion_step = 0
+        self._steps = 0
+        self._buffer = pymunk.batch.Buffer()
+        self._slots: list[int] | None = None  # each barrel's place among the space's bodies
+        self._index_by_id: dict[int, int] = {}  # barrel index by pymunk body id; -1 for the deck
+        self._states: list[tuple[float, ...]] = []
+        self._states_step = -1
 
     # --- construction -------------------------------------------------------------
 
@@ -126,7 +149,8 @@ class TowerWorld:
         body.angle = self.deck.angle + tilt_rad
         shape = self._make_shape(body, spec, top_half)
         self.space.add(body, shape)
-        self.barrels.append(_Barrel(spec, body, shape, cross_offset_m, top_half))
+        self.barrels.append(_Barrel(spec, body, shape, cross_offset_m, top_half, body.mass, body.moment))
+        self._slots = None
 
     def drop_barrel(self, spec: BarrelSpec, s_m: float, cross_offset_m: float = 0.0) -> None:
         """Release a barrel from rest, aligned with the top face it falls on, the drop
@@ -187,12 +211,63 @@ class TowerWorld:
         else:
             self.space.step(self.dt_s)
         self.time_s += self.dt_s
+        self._steps += 1
+
+    def barrel_states(self) -> list[tuple[float, ...]]:
+        """(x, y, angle, vx, vy, angular velocity) of each barrel, bottom first, in the world's
+        internal units (cm, rad, cm/s, rad/s; world frame of the slice).
+
+        Read for all bodies in one call (:mod:`pymunk.batch`) and kept until the next step:
+        the per-frame checks read every barrel, and one property access per value cost
+        more than the reading itself. The values are the bodies' own doubles.
+        """
+        if self._states_step == self._steps and self._slots is not None:
+            return self._states
+        buffer = self._buffer
+        if self._slots is None:  # bodies are only ever added, so their order in the space stays
+            buffer.clear()
+            pymunk.batch.get_space_bodies(self.space, pymunk.batch.BodyFields.BODY_ID, buffer)
+            place = {body_id: i for i, body_id in enumerate(memoryview(buffer.int_buf()).cast("P").tolist())}
+            self._slots = [place[barrel.body.id] * _VALUES_PER_BODY for barrel in self.barrels]
+            self._index_by_id = {barrel.body.id: i for i, barrel in enumerate(self.barrels)}
+            self._index_by_id[self.deck.id] = -1
+        buffer.clear()
+        pymunk.batch.get_space_bodies(self.space, _BODY_FIELDS, buffer)
+        values = memoryview(buffer.float_buf()).cast("d").tolist()
+        self._states = [tuple(values[i:i + _VALUES_PER_BODY]) for i in self._slots]
+        self._states_step = self._steps
+        return self._states
+
+    def support_contacts(self) -> list[list[tuple[float, float]]]:
+        """For each barrel, bottom first: the world (x, y) (cm) of every contact point on its
+        shape with its support (the deck for the bottom barrel, else the barrel below), from
+        the last step's contacts (all read in one :mod:`pymunk.batch` call)."""
+        self.barrel_states()  # makes sure the body index is current
+        index_by_id = self._index_by_id
+        buffer = self._buffer
+        buffer.clear()
+        pymunk.batch.get_space_arbiters(self.space, _ARBITER_INTS | _ARBITER_POINTS, buffer)
+        ints = memoryview(buffer.int_buf()).cast("P").tolist()
+        floats = memoryview(buffer.float_buf()).cast("d").tolist()
+        contacts: list[list[tuple[float, float]]] = [[] for _ in self.barrels]
+        for arbiter in range(len(ints) // 3):
+            a, b = index_by_id.get(ints[3 * arbiter], -2), index_by_id.get(ints[3 * arbiter + 1], -2)
+            if a == b + 1 and a >= 0:  # a rests on b: take the points on a's shape
+                offset, upper = 0, a
+            elif b == a + 1 and b >= 0:
+                offset, upper = 2, b
+            else:
+                continue
+            base = 8 * arbiter + offset
+            for point in range(ints[3 * arbiter + 2]):
+                start = base + 4 * point
+                contacts[upper].append((floats[start], floats[start + 1]))
+        return contacts
 
     def check_sane(self) -> None:
         """Raise :class:`PhysicsError` on NaN or a runaway speed."""
         limit = MAX_SPEED_M_S * CM_PER_M
-        for index, barrel in enumerate(self.barrels):
-            vx, vy = barrel.body.velocity
+        for index, (barrel, (_, _, _, vx, vy, _)) in enumerate(zip(self.barrels, self.barrel_states())):
             speed = math.hypot(vx, vy)
             if not speed <= limit:  # also catches NaN, which the solver spreads to every velocity
                 raise PhysicsError(f"barrel {index} ({barrel.spec.name}) reached speed {speed / CM_PER_M:.3g} m/s "
@@ -204,17 +279,14 @@ class TowerWorld:
         Fallen means (DESIGN.md 3.4): turned more than ``crash.max_relative_tilt_rad``
         against its support, its bottom-face centre lifted more than ``crash.max_lift_m``
         off the support's top face or beyond that face's edge, or off the deck.
-        Runs once per frame, so poses are read once per body and transformed here.
+        Runs once per frame, so poses are read in one batch (:meth:`barrel_states`) and transformed here.
         """
         crash = self.params.crash
         max_tilt, max_lift = crash.max_relative_tilt_rad, crash.max_lift_m * CM_PER_M
         support_angle = self.deck.angle
         support_x, support_y = self.deck.position
         support: _Barrel | None = None
-        for index, barrel in enumerate(self.barrels):
-            body = barrel.body
-            angle = body.angle
-            x, y = body.position
+        for index, (barrel, (x, y, angle, _, _, _)) in enumerate(zip(self.barrels, self.barrel_states())):
             relative = _wrap(angle - support_angle)
             if abs(relative) > max_tilt:
                 return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) turned "
