@@ -217,9 +217,9 @@ class TowerWorld:
         """(x, y, angle, vx, vy, angular velocity) of each barrel, bottom first, in the world's
         internal units (cm, rad, cm/s, rad/s; world frame of the slice).
 
-        Read for all bodies in one call (:mod:`pymunk.batch`) and kept until the next step:
-        the per-frame checks read every barrel, and one property access per value cost
-        more than the reading itself. The values are the bodies' own doubles.
+        Read for all bodies in one call (:mod:`pymunk.batch`) and kept until the next step or
+        barrel added: the per-frame checks read every barrel, and one property access per
+        value cost more than the reading itself. The values are the bodies' own doubles.
         """
         if self._states_step == self._steps and self._slots is not None:
             return self._states
