@@ -20,6 +20,8 @@ SMALL = {
     "barrel_order_difficulty.ipynb": 'ORDERS = "sample:3"\nROUNDS = 2\nBARRELS = 9\nSIGMA_MM = 1.5\n'
                                      'WILD = "leveler"\nREFEREE = "physics"\nWORKERS = 1\nSEED = 1\nTOP = 2\n',
     "younger_sailor_variants.ipynb": 'GAMES = 1\nPLAYERS = 2\nREFEREE = "physics"\nWORKERS = 1\nSEED = 1\n',
+    "referee_choice.ipynb": 'ORDERS = "sample:3"\nROUNDS = 2\nBARRELS = 9\nREFEREES = ("physics", "hybrid", "fast")\n'
+                            'WORKERS = 1\nSEED = 1\n',
 }
 
 ORDER_ROW = re.compile(r"^\s+\d+\s+[LMS]{9}\s+\d\.\d{3} \[", re.MULTILINE)
@@ -39,7 +41,20 @@ def _check_variants(text: str) -> None:
         assert f"\n{arm} " in table, f"a table row for {arm!r}"
 
 
-CHECKS = {"barrel_order_difficulty.ipynb": _check_difficulty, "younger_sailor_variants.ipynb": _check_variants}
+REFEREE_ROW = re.compile(r"^(physics|hybrid|fast) +\d+\.\d\d +\d\.\d{3} +(-?\d\.\d{3}|nan) +[+-]\d\.\d{3} \[", re.MULTILINE)
+
+
+def _check_referees(text: str) -> None:
+    for referee in ("physics", "hybrid", "fast"):
+        assert f"{referee:8s} 3 orders x 2 rounds on 1 workers" in text
+    assert "3 orders, 2 rounds each, 9 barrels; reference: physics" in text
+    rows = REFEREE_ROW.findall(text)
+    assert [r[0] for r in rows] == ["physics", "hybrid", "fast"], "one table row per referee"
+    assert "physics  " in text and "+0.000 [+0.000, +0.000]" in text, "physics against itself: no difference"
+
+
+CHECKS = {"barrel_order_difficulty.ipynb": _check_difficulty, "younger_sailor_variants.ipynb": _check_variants,
+          "referee_choice.ipynb": _check_referees}
 
 
 @pytest.mark.parametrize("name", sorted(SMALL))
