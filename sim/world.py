@@ -223,26 +223,34 @@ class TowerWorld:
         """
         if self._states_step == self._steps and self._slots is not None:
             return self._states
+        slots = self._body_slots()
         buffer = self._buffer
-        if self._slots is None:  # bodies are only ever added, so their order in the space stays
+        buffer.clear()
+        pymunk.batch.get_space_bodies(self.space, _BODY_FIELDS, buffer)
+        values = memoryview(buffer.float_buf()).cast("d").tolist()
+        self._states = [tuple(values[i:i + _VALUES_PER_BODY]) for i in slots]
+        self._states_step = self._steps
+        return self._states
+
+    def _body_slots(self) -> list[int]:
+        """Where each barrel's values start in a batch read of all bodies (and, alongside,
+        the barrel index of every body id). Bodies are only ever added, so their order in
+        the space stays; it is looked up again after a barrel is added."""
+        if self._slots is None:
+            buffer = self._buffer
             buffer.clear()
             pymunk.batch.get_space_bodies(self.space, pymunk.batch.BodyFields.BODY_ID, buffer)
             place = {body_id: i for i, body_id in enumerate(memoryview(buffer.int_buf()).cast("P").tolist())}
             self._slots = [place[barrel.body.id] * _VALUES_PER_BODY for barrel in self.barrels]
             self._index_by_id = {barrel.body.id: i for i, barrel in enumerate(self.barrels)}
             self._index_by_id[self.deck.id] = -1
-        buffer.clear()
-        pymunk.batch.get_space_bodies(self.space, _BODY_FIELDS, buffer)
-        values = memoryview(buffer.float_buf()).cast("d").tolist()
-        self._states = [tuple(values[i:i + _VALUES_PER_BODY]) for i in self._slots]
-        self._states_step = self._steps
-        return self._states
+        return self._slots
 
     def support_contacts(self) -> list[list[tuple[float, float]]]:
         """For each barrel, bottom first: the world (x, y) (cm) of every contact point on its
         shape with its support (the deck for the bottom barrel, else the barrel below), from
         the last step's contacts (all read in one :mod:`pymunk.batch` call)."""
-        self.barrel_states()  # makes sure the body index is current
+        self._body_slots()  # keeps the barrel index of every body id current
         index_by_id = self._index_by_id
         buffer = self._buffer
         buffer.clear()
