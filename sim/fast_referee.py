@@ -17,10 +17,13 @@ A decision, like the physics referee's (:mod:`sim.physics_referee`), has up to t
    values are fitted against the physics referee on the benchmark situations by
    :mod:`calibration.margin_fit` (see there).
 
-The tower moves forward as in an ideal world: offsets stay where they were placed (no
-creep), heights are the stacked heights, barrels stay upright; the turn counts and the
-slice direction (the downhill direction after the turn, kept when the deck ends level)
-are updated as physics updates them. Decisions are deterministic.
+The tower moves forward as physics moves it on average: heights are the stacked heights,
+barrels stay upright, and offsets stay where they were placed except for the creep of a
+standing decision on a tilted deck (:meth:`FastReferee.creep`: the tower leans a little
+further downhill, the placed barrel ends a little downhill of its aim; fitted to physics
+by :mod:`calibration.creep_fit`). The turn counts and the slice direction (the downhill
+direction after the turn, kept when the deck ends level) are updated as physics updates
+them. Decisions are deterministic.
 
 :meth:`FastReferee.assess_batch` and :meth:`FastReferee.decide_batch` decide a batch of
 situations with one vectorised static check per phase.
@@ -36,7 +39,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -133,6 +136,29 @@ class FastReferee:
         pose = BarrelPose(placement.size, x, y, base + spec.height_m / 2, 0.0)
         return replace(tower, barrels=tower.barrels + (pose,))
 
+    def creep(self, tower: TowerState, placed: bool) -> TowerState:
+        """``tower``, as it stands after a decision, moved by physics' mean creep.
+
+        Along the deck's downhill direction: every barrel above the bottom one by
+        ``creep_lean_rad`` times its height above the bottom barrel's centre, or, for the
+        barrel just placed (``placed``) on top of others, by ``creep_placed_mm`` from its
+        aim point. Nothing moves on a level deck, and the bottom barrel never does.
+        """
+        fast = self.params.fast
+        gx, gy = self.gradient(tower.turns)
+        slope = math.hypot(gx, gy)
+        if slope == 0.0 or len(tower.barrels) < 2:
+            return tower
+        dx, dy = -gx / slope, -gy / slope
+        base = tower.barrels[0].z_m
+        top = len(tower.barrels) - 1
+        moved = [tower.barrels[0]]
+        for k in range(1, top + 1):
+            pose = tower.barrels[k]
+            shift = fast.creep_placed_mm / 1000 if placed and k == top else fast.creep_lean_rad * (pose.z_m - base)
+            moved.append(BarrelPose(pose.size, pose.x_m + shift * dx, pose.y_m + shift * dy, pose.z_m, pose.tilt_rad))
+        return replace(tower, barrels=tuple(moved))
+
     def turn(self, tower: TowerState, turn: Turn) -> TowerState:
         """The tower after the turn: counts updated, slice along the new downhill direction."""
         after = tower.with_turn(turn.sailor, turn.revolutions)
@@ -198,13 +224,15 @@ class FastReferee:
         """:meth:`decide` for each situation, vectorised; the same decisions as one by one."""
         return self.verdicts(self.assess_batch(situations))
 
-    @staticmethod
-    def verdicts(a: Assessment) -> list[Decision]:
+    def verdicts(self, a: Assessment) -> list[Decision]:
         """The decisions of an :meth:`assess_batch` result, one per situation."""
-        return [_verdict(a.placed[i], a.turned[i],
-                         _phase(a.place_margin_deg[i], a.place_threshold_deg[i], a.place_interface[i]),
-                         _phase(a.turn_margin_deg[i], a.turn_threshold_deg[i], a.turn_interface[i]))
-                for i in range(len(a.placed))]
+        decisions = []
+        for i in range(len(a.placed)):
+            place = _phase(a.place_margin_deg[i], a.place_threshold_deg[i], a.place_interface[i])
+            turn = _phase(a.turn_margin_deg[i], a.turn_threshold_deg[i], a.turn_interface[i])
+            decisions.append(_verdict(a.placed[i], a.turned[i], place, turn,
+                                      lambda tower, placed=place is not None: self.creep(tower, placed)))
+        return decisions
 
     def decide(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> Decision:
         """Place (if any) and turn (if any): stands or crashed, and the new tower."""
@@ -225,7 +253,7 @@ class FastReferee:
             margin, interface = self._margin_one(after)
             turned = (margin, self._turn_threshold_one(placed, after), interface)
         gap = min((abs(ph[0] - ph[1]) for ph in (place, turned) if ph is not None), default=math.inf)
-        return _verdict(placed, after, place, turned), gap
+        return _verdict(placed, after, place, turned, lambda t: self.creep(t, placement is not None)), gap
 
     def _margin_one(self, tower: TowerState) -> tuple[float, int]:
         gradient = self.gradient(tower.turns)
@@ -239,8 +267,9 @@ def _phase(margin: float, threshold: float, interface: int) -> tuple[float, floa
 
 
 def _verdict(placed: TowerState, turned: TowerState, place: tuple[float, float, int] | None,
-             turn: tuple[float, float, int] | None) -> Decision:
-    """The decision from the (margin, threshold, interface) of the phases decided (None: absent)."""
+             turn: tuple[float, float, int] | None, settle: Callable[[TowerState], TowerState]) -> Decision:
+    """The decision from the (margin, threshold, interface) of the phases decided (None: absent);
+    a tower that stands after a decision is handed on as ``settle`` leaves it (the creep)."""
     if place is not None and place[0] < place[1]:
         return Decision(True, placed, "place", _reason("placing", *place))
     if turn is not None and turn[0] < turn[1]:
@@ -248,7 +277,7 @@ def _verdict(placed: TowerState, turned: TowerState, place: tuple[float, float, 
     if place is None and turn is None:
         return Decision(False, turned, reason="nothing to do")
     margin = min(ph[0] - ph[1] for ph in (place, turn) if ph is not None)
-    return Decision(False, turned, reason=f"static margin {margin:+.2f} deg beyond the dynamic margin")
+    return Decision(False, settle(turned), reason=f"static margin {margin:+.2f} deg beyond the dynamic margin")
 
 
 def _reason(phase: str, margin: float, threshold: float, interface: int) -> str:

@@ -134,6 +134,11 @@ class FastParams:
     hybrid referee asks physics when a margin is within ``hybrid_band_deg`` of its
     threshold. ``recess_wall_contact_deg``: the bottom barrel pivots on the recess wall's
     top edge when it would touch it after turning less than this.
+
+    Creep (fitted to physics, :mod:`calibration.creep_fit`): after each standing decision
+    on a tilted deck, every barrel above the bottom one moves downhill by
+    ``creep_lean_rad`` (radians) times its height above the bottom barrel's centre, and
+    the barrel just placed ends ``creep_placed_mm`` (millimetres) downhill of its aim.
     """
 
     turn_margin_deg: float
@@ -142,6 +147,8 @@ class FastParams:
     place_margin_deg: float
     hybrid_band_deg: float
     recess_wall_contact_deg: float
+    creep_lean_rad: float
+    creep_placed_mm: float
 
 
 @dataclass(frozen=True)
@@ -215,6 +222,8 @@ _SCHEMA: dict[str, Any] = {
         "place_margin_deg": (float, _ANY),
         "hybrid_band_deg": (float, _NON_NEGATIVE),
         "recess_wall_contact_deg": (float, _NON_NEGATIVE),
+        "creep_lean_rad": (float, _ANY),
+        "creep_placed_mm": (float, _ANY),
     },
 }
 

@@ -109,26 +109,55 @@ def test_recess_wall_edge_carries_a_bottom_barrel_pressed_against_it():
     assert corner_only[0] < margin[0]
 
 
-def test_tower_moves_forward_without_creep():
+def test_tower_moves_forward_with_the_creep_of_physics():
     referee = FastReferee()
     params = referee.params
+    lean, placed_offset = params.fast.creep_lean_rad, params.fast.creep_placed_mm / 1000
+    assert lean > 0 and placed_offset > 0  # physics towers drift downhill (calibration.creep_fit)
     tower = referee.new_tower()
     decision = referee.decide(tower, Placement("small", 0.010, 0.0), None)  # clamped into the recess
     first = decision.tower.barrels[0]
-    assert (first.x_m, first.y_m) == pytest.approx((0.005, 0.0))
+    assert (first.x_m, first.y_m) == pytest.approx((0.005, 0.0))  # level deck: no creep
     assert first.z_m == pytest.approx(-params.ship.recess_depth_m + 0.012)
+    # red (at the bow) rises: the deck runs downhill toward the stern, -x
     decision = referee.decide(decision.tower, Placement("large", 0.0051, 0.0003), Turn("red", 1.0))
     assert not decision.crashed
-    second = decision.tower.barrels[1]
-    assert (second.x_m, second.y_m, second.tilt_rad) == (0.0051, 0.0003, 0.0)
+    bottom, second = decision.tower.barrels
+    assert bottom == first, "the bottom barrel never creeps"
+    assert (second.x_m, second.y_m, second.tilt_rad) == pytest.approx((0.0051 - placed_offset, 0.0003, 0.0))
     assert second.z_m == pytest.approx(first.z_m + 0.012 + 0.018)
     assert decision.tower.turns == (1.0, 0.0, 0.0)
     gradient = deck_gradient(params.ship, {"red": 1.0})
     assert decision.tower.slice_direction_rad == pytest.approx(downhill_direction(gradient))
-    # level again after yellow and blue: the slice direction stays where it was
-    level = referee.decide(referee.decide(decision.tower, None, Turn("yellow", 1.0)).tower, None, Turn("blue", 1.0))
+    # a turn alone: the tower leans further, in proportion to each barrel's height above the bottom one
+    turned = referee.decide(decision.tower, None, Turn("red", 1.0)).tower
+    assert turned.barrels[0] == first
+    assert turned.barrels[1].x_m == pytest.approx(second.x_m - lean * (second.z_m - first.z_m))
+    assert turned.barrels[1].y_m == pytest.approx(second.y_m)
+    # level again after yellow and blue: nothing creeps, and the slice direction stays where it was
+    yellow = referee.decide(decision.tower, None, Turn("yellow", 1.0)).tower
+    level = referee.decide(yellow, None, Turn("blue", 1.0))
     assert level.tower.turns == (1.0, 1.0, 1.0)
-    assert level.tower.slice_direction_rad == referee.decide(decision.tower, None, Turn("yellow", 1.0)).tower.slice_direction_rad
+    assert level.tower.barrels == yellow.barrels
+    assert level.tower.slice_direction_rad == yellow.slice_direction_rad
+
+
+def test_without_creep_offsets_stay_where_they_were_placed():
+    referee = FastReferee(load_params(overrides={"fast": {"creep_lean_rad": 0.0, "creep_placed_mm": 0.0}}))
+    tower = referee.decide(referee.new_tower(), Placement("small", 0.0, 0.0), None).tower
+    decision = referee.decide(tower, Placement("large", 0.0011, 0.0003), Turn("red", 1.0))
+    assert not decision.crashed
+    assert (decision.tower.barrels[1].x_m, decision.tower.barrels[1].y_m) == (0.0011, 0.0003)
+
+
+def test_a_crash_hands_on_the_tower_without_creep():
+    referee = FastReferee()
+    tower = referee.new_tower()
+    for size in ("large", "medium", "small") * 3 + ("large", "medium"):
+        tower = referee.decide(tower, Placement(size, *tower.top_xy()), None).tower
+    turned = referee.decide(tower, None, Turn("red", 3.0))
+    assert turned.crashed and turned.phase == "turn"
+    assert turned.tower.barrels == tower.barrels
 
 
 def test_crash_phases_and_thresholds():
