@@ -53,7 +53,7 @@ _CONFIG = GameConfig(players=("Bot 1", "Bot 2"))
 # games timed per referee, (quick, full)
 _GAMES = {"physics": (1, 6), "fast": (40, 300), "hybrid": (15, 100)}
 _TURN_SITUATIONS = (3, 20)
-_SWEEP_GAMES = (48, 400)
+_SWEEP_GAMES = (48, 1600)
 
 
 def _cpu(fn: Callable[[], object], at_least_s: float = 0.0) -> tuple[float, int]:
