@@ -5,12 +5,13 @@ it decides (the placement, and the turn unless the placement already crashed) ha
 static margin farther than ``params.fast.hybrid_band_deg`` from its threshold, the fast
 decision stands; otherwise :class:`~sim.physics_referee.PhysicsReferee` decides the whole
 situation. The band comes from the measured agreement with physics on the benchmark
-situations (:mod:`calibration.margin_fit`): with the shipped 0.26 deg, hybrid decisions
-agree with physics on at least 99% of them while most game decisions never reach pymunk.
+situations (:mod:`calibration.margin_fit`): with the shipped band, hybrid decisions agree
+with physics on 99.6% of them, while about 91% of game decisions never reach pymunk.
 
-The tower carried forward is the fast referee's idealised one (upright, no creep) after
-a fast decision and the simulated one after a physics decision; both referees accept
-either. Decisions are deterministic: both parts are.
+The tower carried forward is the fast referee's (upright, with physics' mean creep,
+:meth:`~sim.fast_referee.FastReferee.creep`) after a fast decision and the simulated one
+after a physics decision; both referees accept either. Decisions are deterministic: both
+parts are.
 
 >>> from sim.tower import Placement, Turn
 >>> referee = HybridReferee()
