@@ -19,7 +19,7 @@ downhill offsets (the first barrel, clamped into the recess, left out).
 Without creep the fast and hybrid referees stack about 0.2 barrels per round more than
 physics (``notebooks/referee_choice.ipynb``): a tower that does not lean stays up longer.
 
-Run ``python -m calibration.creep_fit`` (about a minute): it prints the fit and the lines
+Run ``python -m calibration.creep_fit`` (about 20 s): it prints the fit and the lines
 to paste into ``[fast]``. The defaults shipped in ``sim/default_params.toml`` come from it.
 """
 

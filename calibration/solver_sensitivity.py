@@ -13,7 +13,7 @@ longer step make the physics faster without changing what it decides, and how se
 are its decisions at the shipped settings (more iterations, or a shorter step, should
 change little if they are).
 
-Run ``python -m calibration.solver_sensitivity`` (about a minute per setting); pass
+Run ``python -m calibration.solver_sensitivity`` (a few seconds per setting); pass
 settings as ``RATE:ITERATIONS`` (steps per second, iterations), e.g. ``480:20 960:40``.
 """
 
