@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from kipp.cli_options import UserError, params_option, player_count, seed_option
-from kipp.cli_tune import (analysis_referee_option, check_plot, check_scheduler, progress_option, save_plot,
-                           scheduler_option, sweep_errors, whole_number, workers_option)
+from kipp.cli_options import UserError, player_count
+from kipp.cli_tune import (check_plot, check_scheduler, progress_option, save_plot, sweep_errors, sweep_options,
+                           whole_number)
 from sim.params import Params, load_params
 
 
@@ -20,11 +20,7 @@ def _referee_spec(name: str):
               help="Games per arm.")
 @click.option("--players", default="2", show_default=True, metavar="K", callback=whole_number("--players", 1),
               help="Bots per game (1-4).")
-@seed_option
-@params_option
-@analysis_referee_option
-@workers_option
-@scheduler_option
+@sweep_options
 @click.option("--out", default=None, metavar="FILE.sqlite",
               help="Results file, written as games finish; rerun with the same file to resume "
                    "(or with more --games to extend it).")

@@ -88,6 +88,14 @@ analysis_referee_option = referee_option(default_referee, "hybrid if available, 
 progress_option = click.option("--no-progress", is_flag=True, help="No progress bar (it goes to stderr).")
 
 
+def sweep_options(command):
+    """--seed, --params, --referee, --workers and --scheduler, in that order: what every
+    sweep command (``kipp tune``, ``kipp compare``) takes."""
+    for option in reversed((seed_option, params_option, analysis_referee_option, workers_option, scheduler_option)):
+        command = option(command)
+    return command
+
+
 @click.command()
 @click.option("--orders", "orders_spec", default="sample:100", show_default=True, metavar="all|sample:N|FILE",
               help="Which orders: all distinct ones (34,650 with 12 barrels, 1,680 with 9), N drawn at "
@@ -101,11 +109,7 @@ progress_option = click.option("--no-progress", is_flag=True, help="No progress 
                    "[default: the parameter set's placement.sigma_mm, 1.5].")
 @click.option("--wild", default="leveler", show_default=True, metavar="|".join(WILD_POLICIES),
               help="Player model on a wild roll: turn the sailor that levels the deck best, or a random one.")
-@seed_option
-@params_option
-@analysis_referee_option
-@workers_option
-@scheduler_option
+@sweep_options
 @click.option("--out", default=None, metavar="FILE.sqlite",
               help="Results file, written as orders finish; rerun with the same file to resume.")
 @click.option("--plot", default=None, metavar="FILE.png", help="Plot the distribution of difficulty and "
