@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -226,13 +226,10 @@ class FastReferee:
 
     def verdicts(self, a: Assessment) -> list[Decision]:
         """The decisions of an :meth:`assess_batch` result, one per situation."""
-        decisions = []
-        for i in range(len(a.placed)):
-            place = _phase(a.place_margin_deg[i], a.place_threshold_deg[i], a.place_interface[i])
-            turn = _phase(a.turn_margin_deg[i], a.turn_threshold_deg[i], a.turn_interface[i])
-            decisions.append(_verdict(a.placed[i], a.turned[i], place, turn,
-                                      lambda tower, placed=place is not None: self.creep(tower, placed)))
-        return decisions
+        return [self._verdict(a.placed[i], a.turned[i],
+                              _phase(a.place_margin_deg[i], a.place_threshold_deg[i], a.place_interface[i]),
+                              _phase(a.turn_margin_deg[i], a.turn_threshold_deg[i], a.turn_interface[i]))
+                for i in range(len(a.placed))]
 
     def decide(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> Decision:
         """Place (if any) and turn (if any): stands or crashed, and the new tower."""
@@ -253,7 +250,21 @@ class FastReferee:
             margin, interface = self._margin_one(after)
             turned = (margin, self._turn_threshold_one(placed, after), interface)
         gap = min((abs(ph[0] - ph[1]) for ph in (place, turned) if ph is not None), default=math.inf)
-        return _verdict(placed, after, place, turned, lambda t: self.creep(t, placement is not None)), gap
+        return self._verdict(placed, after, place, turned), gap
+
+    def _verdict(self, placed: TowerState, turned: TowerState, place: tuple[float, float, int] | None,
+                 turn: tuple[float, float, int] | None) -> Decision:
+        """The decision from the (margin, threshold, interface) of the phases decided (None: absent);
+        a tower that stands after a decision is handed on with the creep (:meth:`creep`)."""
+        if place is not None and place[0] < place[1]:
+            return Decision(True, placed, "place", _reason("placing", *place))
+        if turn is not None and turn[0] < turn[1]:
+            return Decision(True, turned, "turn", _reason("turning", *turn))
+        if place is None and turn is None:
+            return Decision(False, turned, reason="nothing to do")
+        margin = min(ph[0] - ph[1] for ph in (place, turn) if ph is not None)
+        return Decision(False, self.creep(turned, place is not None),
+                        reason=f"static margin {margin:+.2f} deg beyond the dynamic margin")
 
     def _margin_one(self, tower: TowerState) -> tuple[float, int]:
         gradient = self.gradient(tower.turns)
@@ -264,20 +275,6 @@ class FastReferee:
 
 def _phase(margin: float, threshold: float, interface: int) -> tuple[float, float, int] | None:
     return None if math.isnan(margin) else (float(margin), float(threshold), int(interface))
-
-
-def _verdict(placed: TowerState, turned: TowerState, place: tuple[float, float, int] | None,
-             turn: tuple[float, float, int] | None, settle: Callable[[TowerState], TowerState]) -> Decision:
-    """The decision from the (margin, threshold, interface) of the phases decided (None: absent);
-    a tower that stands after a decision is handed on as ``settle`` leaves it (the creep)."""
-    if place is not None and place[0] < place[1]:
-        return Decision(True, placed, "place", _reason("placing", *place))
-    if turn is not None and turn[0] < turn[1]:
-        return Decision(True, turned, "turn", _reason("turning", *turn))
-    if place is None and turn is None:
-        return Decision(False, turned, reason="nothing to do")
-    margin = min(ph[0] - ph[1] for ph in (place, turn) if ph is not None)
-    return Decision(False, settle(turned), reason=f"static margin {margin:+.2f} deg beyond the dynamic margin")
 
 
 def _reason(phase: str, margin: float, threshold: float, interface: int) -> str:
