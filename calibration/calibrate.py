@@ -16,8 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from calibration.direct_fit import (CalibrationError, Fitted, Quality, fit_barrels, fit_friction, fit_pitch,
-                                    fit_screws)
+from calibration.direct_fit import CalibrationError, Fitted, Quality, fit_barrels, fit_friction, fit_pitch, fit_screws
 from calibration.likelihood_fit import N_DRAWS, fit_likelihood
 from calibration.measurements import Measurements
 from sim.params import Params, ParamsError, load_params

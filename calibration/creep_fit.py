@@ -12,7 +12,7 @@ deck, along the deck's downhill direction d after the decision:
 
 Both are fitted by least squares to the decisions of seeded games of two default bots
 refereed by physics (every other game with half turns, as in the benchmark set,
-:func:`kipp.bench_situations.candidates`): the lean through the origin of each barrel's
+:func:`kipp.analysis.bench_situations.candidates`): the lean through the origin of each barrel's
 downhill move on its height, the placed offset as the mean of the placed barrels'
 downhill offsets (the first barrel, clamped into the recess, left out).
 
@@ -104,7 +104,7 @@ def fit_creep(samples: CreepSamples) -> CreepFit:
 def physics_decisions(params: Params, games: int,
                       seed: int) -> list[tuple[TowerState, Placement | None, Turn | None, Decision]]:
     """Every decision physics made in ``games`` seeded games of two default bots."""
-    from kipp.bench_situations import candidates
+    from kipp.analysis.bench_situations import candidates
 
     return [(*situation, decision) for _, counterfactual, situation, decision in candidates(params, games, seed)
             if not counterfactual]

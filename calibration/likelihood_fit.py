@@ -195,7 +195,7 @@ def fit_likelihood(params: Params, measurements: Measurements, seed: int = 0,
                                  source))
     values = unpack(x)
     quality = []
-    for part, trials, batch, kind_names in kinds:
+    for part, trials, batch, _ in kinds:
         sigma = values["sigma_topple_mm" if part == "topple" else "sigma_game_mm"]
         observed, _ = batch.outcome_probabilities(sigma, values["turn_margin_deg"])
         hazards = batch.hazards(sigma, values["turn_margin_deg"])

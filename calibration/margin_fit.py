@@ -154,12 +154,13 @@ def fit(params: Params, situations: Sequence[tuple], labels: Sequence[bool], tar
 
 
 def read_situations(path: str | Path, check_params: Params | None = None) -> tuple[list[tuple], list[bool]]:
-    """(situations, physics labels) of a benchmark file (the format of :mod:`kipp.bench_situations`);
+    """(situations, physics labels) of a benchmark file (the format of :mod:`kipp.analysis.bench_situations`);
     with ``check_params``, ``ValueError`` if the labels were made with other physics."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     if check_params is not None and data.get("params") != physics_fingerprint(check_params):
         raise ValueError(f"{path}: labelled with other physics parameters ({data.get('params')} != "
-                         f"{physics_fingerprint(check_params)}); regenerate it (python -m kipp.bench_situations)")
+                         f"{physics_fingerprint(check_params)}); regenerate it "
+                         "(python -m kipp.analysis.bench_situations)")
     situations, labels = [], []
     for item in data["situations"]:
         p, t = item["placement"], item["turn"]

@@ -199,7 +199,8 @@ def _round(key: str, table: Mapping, sizes: tuple[str, ...]) -> GameRound:
         if face == WILD:
             raise MeasurementError(f"{key}.rolls[{i}]: a wild roll must name the sailor turned, e.g. 'wild:red'")
         if name not in SCREWS:
-            raise MeasurementError(f"{key}.rolls[{i}]: unknown face {face!r}; expected red, yellow, blue or wild:SAILOR")
+            raise MeasurementError(f"{key}.rolls[{i}]: unknown face {face!r}; "
+                                   "expected red, yellow, blue or wild:SAILOR")
     crashed = _required(key, table, "crashed")
     if not isinstance(crashed, bool):
         raise MeasurementError(f"{key}.crashed: expected true or false, got {crashed!r}")

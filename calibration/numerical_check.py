@@ -17,8 +17,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from sim.params import Params
 from sim.closed_forms import sliding_angle, toppling_angle
+from sim.params import Params
 from sim.statics import measure_sliding_angle, measure_toppling_angle
 
 TOPPLE_TOL_DEG = 0.25

@@ -20,7 +20,6 @@ from typing import Mapping
 from calibration.calibrate import Calibration
 from sim.params import ParamsError, load_params
 
-
 _USES = {
     "sigma_topple_mm": "placement error of the topple experimenter (not a parameter-file key)",
     "sigma_game_mm": "placement skill of the recorded players, written as placement.sigma_mm (the bots' default)",

@@ -25,7 +25,7 @@ from typing import Sequence
 
 import numpy as np
 
-from kipp.bench_situations import BenchSituation, load_situations
+from kipp.analysis.bench_situations import BenchSituation, load_situations
 from sim.benchmark import Situation, time_decisions, turn_situations
 from sim.params import Params, load_params
 from sim.physics_referee import PhysicsReferee

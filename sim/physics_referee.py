@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import math
 
+from sim.energy import barrier_bound, kinetic_energy, smallest_barrier
 from sim.geometry import deck_gradient, downhill_direction, from_slice, into_recess, slope_along, to_slice
 from sim.params import Params, load_params
 from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
-from sim.energy import barrier_bound, kinetic_energy, smallest_barrier
 from sim.turn_profile import turn_duration_s
 from sim.world import Fall, TowerWorld
 

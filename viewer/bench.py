@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 import statistics
 
-from kipp.actions import Roll, Shuffle
-from kipp.bots import Bot
-from kipp.config import GameConfig
+from kipp.players.bots import Bot
+from kipp.rules.actions import Roll, Shuffle
+from kipp.rules.config import GameConfig
 from sim.params import Params, load_params
 
 LINE = ("large", "medium", "small") * 4

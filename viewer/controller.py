@@ -1,12 +1,12 @@
 """The game as the viewer runs it: whose move, what is animating, what the screen shows.
 
-A :class:`GameController` owns the rules engine's :class:`~kipp.state.GameState` and
+A :class:`GameController` owns the rules engine's :class:`~kipp.rules.state.GameState` and
 advances it one frame at a time (:meth:`GameController.update`). It never decides a rule:
 every action goes through ``state.apply_action``; the state asks its referee, and the
 viewer's :class:`~viewer.referee_bridge.AnimatingReferee` turns that call into a
 :class:`~sim.physics_referee.DecisionRun` advanced one 60 Hz physics frame per drawn
-frame. Chance is sampled with :func:`kipp.play.sample_chance` from the streams of
-:func:`kipp.play.game_streams` (the same seeding as ``kipp game``).
+frame. Chance is sampled with :func:`kipp.rules.play.sample_chance` from the streams of
+:func:`kipp.rules.play.game_streams` (the same seeding as ``kipp game``).
 
 Time is counted in frames, not wall-clock seconds, so a game with the same seed and the
 same input plays out identically headless and on screen.
@@ -21,10 +21,10 @@ from __future__ import annotations
 import math
 from typing import Callable, Mapping
 
-from kipp.actions import Action, ChooseSailor, Pass, Place, PlaceAnywhere, Play, Roll, Shuffle
-from kipp.config import GameConfig
-from kipp.play import game_streams, sample_chance
-from kipp.state import CHANCE, GameState
+from kipp.rules.actions import Action, ChooseSailor, Pass, Place, PlaceAnywhere, Play, Roll, Shuffle
+from kipp.rules.config import GameConfig
+from kipp.rules.play import game_streams, sample_chance
+from kipp.rules.state import CHANCE, GameState
 from sim.params import Params
 from sim.physics_referee import PhysicsReferee, build_world
 from sim.tower import Referee, TowerState

@@ -12,7 +12,7 @@ import math
 
 import pygame
 
-from kipp.actions import WILD
+from kipp.rules.actions import WILD
 from viewer import palette
 
 ROLL_FRAMES = 42

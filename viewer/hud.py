@@ -1,7 +1,7 @@
 """Everything around the ship: the round and the barrel line, players and chips, the
 prompt, the Pass button, short messages and the end-of-game screen.
 
-Drawing only: the numbers come from the game state (:class:`kipp.state.GameState`),
+Drawing only: the numbers come from the game state (:class:`kipp.rules.state.GameState`),
 what a person is asked to do from :meth:`viewer.controller.GameController.prompt`.
 """
 

@@ -174,6 +174,7 @@ class InsetView:
         box = count.get_rect(center=where)
         pygame.draw.rect(surface, palette.PANEL, box.inflate(8, 2), border_radius=6)
         surface.blit(count, box)
-        key = palette.text(str(index + 1), max(12, round(radius * 1.1)), palette.INK if name == "yellow" else (255, 255, 255), bold=True)
+        ink = palette.INK if name == "yellow" else (255, 255, 255)
+        key = palette.text(str(index + 1), max(12, round(radius * 1.1)), ink, bold=True)
         surface.blit(key, key.get_rect(center=centre))
 

@@ -1,6 +1,6 @@
 """Short messages over the scene, read off the rules engine's transcript events.
 
-The words come from what the state logged (:meth:`kipp.state.GameState.events`): a pass,
+The words come from what the state logged (:meth:`kipp.rules.state.GameState.events`): a pass,
 a crash and the chips it cost, a completed tower and its awards, a new round. Nothing
 here decides anything; it only says what the state says happened.
 """

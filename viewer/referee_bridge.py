@@ -1,6 +1,6 @@
 """Let the rules engine's referee calls be animated frame by frame.
 
-The rules engine (:class:`kipp.state.GameState`) asks its referee synchronously. The
+The rules engine (:class:`kipp.rules.state.GameState`) asks its referee synchronously. The
 viewer wants to show the decision as it happens, one 60 Hz frame of physics per drawn
 frame. :class:`AnimatingReferee` bridges the two without touching a rule:
 

@@ -1,16 +1,16 @@
 """Where the viewer's actions come from in a replay: a recorded transcript.
 
 The events of ``kipp game --json`` name every action (shuffles, rolls, passes,
-placements, sailors chosen on a wild roll); :func:`kipp.replay.action_for` reads an
+placements, sailors chosen on a wild roll); :func:`kipp.rules.replay.action_for` reads an
 action off an event, and this module only walks the events in step with the viewer's
 game state, skipping outcome events (turns, crashes, awards) which the state recomputes.
 """
 
 from __future__ import annotations
 
-from kipp.actions import Action, Play
-from kipp.replay import action_for
-from kipp.state import GameState
+from kipp.rules.actions import Action, Play
+from kipp.rules.replay import action_for
+from kipp.rules.state import GameState
 
 
 class ReplayScript:

@@ -10,14 +10,14 @@
   ``decide_batch`` call for the whole set.
 - ``rounds_per_s_per_core``: complete rounds (whole seeded games of two default bots, 3
   rounds each) per CPU second, per referee.
-- ``agreement``: fraction of the benchmark situations (:mod:`kipp.bench_situations`) on
+- ``agreement``: fraction of the benchmark situations (:mod:`kipp.analysis.bench_situations`) on
   which ``fast`` and ``hybrid`` agree with the physics referee's stored decision. The
   hybrid's routing is its own (:meth:`sim.hybrid_referee.HybridReferee.in_band`); the
   situations it sends to physics take the stored physics label, which is what re-running
   physics on them gives, physics being deterministic.
 - ``speedup_2_workers``: wall time of a small sweep of fast-referee games with
   ``--workers 1`` over that with ``--workers 2``, on the executors, chunking and bound on
-  tasks in flight of ``kipp tune``/``kipp compare`` (:mod:`kipp.sweep`: in this process,
+  tasks in flight of ``kipp tune``/``kipp compare`` (:mod:`kipp.analysis.sweep`: in this process,
   and a spawned pool of two processes), run with the given parameters; every worker has
   run a warm-up game before the clock starts.
 
@@ -35,12 +35,12 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from kipp.bench_situations import load_situations
-from kipp.bots import Bot
-from kipp.config import GameConfig
-from kipp.difficulty import cached_referee
-from kipp.play import play_game
-from kipp.sweep import chunk_size, chunked, open_executor, run_tasks
+from kipp.analysis.bench_situations import load_situations
+from kipp.analysis.difficulty import cached_referee
+from kipp.analysis.sweep import chunk_size, chunked, open_executor, run_tasks
+from kipp.players.bots import Bot
+from kipp.rules.config import GameConfig
+from kipp.rules.play import play_game
 from sim.hybrid_referee import HybridReferee
 from sim.params import Params, load_params
 from sim.referees import make_referee
@@ -127,7 +127,7 @@ def sweep_seconds(workers: int, games: int, seed: int, params: Params) -> float:
     """Wall seconds of ``games`` fast-referee games on ``--workers workers``.
 
     The executor, chunking and bound on tasks in flight are those of ``kipp compare``
-    (:mod:`kipp.sweep`): one worker runs in this process, more in a spawned process pool.
+    (:mod:`kipp.analysis.sweep`): one worker runs in this process, more in a spawned process pool.
     """
     rounds = 0
 
@@ -172,9 +172,14 @@ def agreement(params: Params) -> dict:
             "fast_batch_decisions_per_s": len(situations) / batch_s}
 
 
-def measure(params: Params | None = None, *, quick: bool = False, seed: int = 0, viewer: bool = False,
+def measure(params: Params | None = None, *, quick: bool = False, seed: int = 0,
+            viewer: Callable[[Params], dict] | None = None,
             progress: Callable[[str], None] | None = None) -> dict:
-    """Every figure of the module docstring, as a JSON-ready dict."""
+    """Every figure of the module docstring, as a JSON-ready dict.
+
+    ``viewer``: a function timing the viewer's frames (``viewer.bench.measure``, handed in by
+    the command line, since analyses do not import the viewer), or None to leave them out.
+    """
     params = params if params is not None else load_params()
     level = 0 if quick else 1
     say = progress or (lambda _: None)
@@ -194,11 +199,9 @@ def measure(params: Params | None = None, *, quick: bool = False, seed: int = 0,
     one = sweep_seconds(1, _SWEEP_GAMES[level], seed, params)
     two = sweep_seconds(2, _SWEEP_GAMES[level], seed, params)
     result["speedup_2_workers"] = one / two
-    if viewer:
+    if viewer is not None:
         say("viewer frame times")
-        from viewer.bench import measure as viewer_measure
-
-        result["viewer"] = viewer_measure(params)
+        result["viewer"] = viewer(params)
     return result
 
 

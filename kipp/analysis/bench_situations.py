@@ -2,9 +2,9 @@
 
 A situation is what a referee is asked in a game: a tower, a placement (or none, on a
 blue roll) and a turn (or none, when a wild roll's sailor is still to be chosen). The set
-is drawn from seeded games of two default bots (:class:`kipp.bots.Bot`) refereed by
-physics, every other game with half turns: every decision the games asked for, plus the same tower and placement with each
-other sailor turned instead (the die could have shown them). It keeps every candidate
+is drawn from seeded games of two default bots (:class:`kipp.players.bots.Bot`) refereed by
+physics, every other game with half turns: every decision the games asked for, plus the same
+tower and placement with each other sailor turned instead (the die could have shown them). It keeps every candidate
 whose static margin (:mod:`sim.static_check`, the worse of the two phases) is within
 ``near_deg`` of zero -- that is where decisions flip -- (at most ``near_share`` of the
 set) and fills up to ``count`` with a random sample of the others. Each situation carries the physics referee's decision
@@ -12,7 +12,7 @@ set) and fills up to ``count`` with a random sample of the others. Each situatio
 agreement is measured without re-running physics.
 
 The shipped set is ``kipp/data/benchmark_situations.json``; regenerate it with
-``python -m kipp.bench_situations --out kipp/data/benchmark_situations.json --games 60
+``python -m kipp.analysis.bench_situations --out kipp/data/benchmark_situations.json --games 60
 --count 500`` (the shipped sizes) after a
 change to the physics or the default parameters (the file records the parameters'
 fingerprint; :func:`load_situations` checks it with ``check_params``).
@@ -29,9 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
-from kipp.bots import Bot
-from kipp.config import GameConfig
-from kipp.play import play_game
+from kipp.players.bots import Bot
+from kipp.rules.config import GameConfig
+from kipp.rules.play import play_game
 from sim.params import SCREWS, Params, load_params, physics_fingerprint
 from sim.tower import Decision, Placement, TowerState, Turn
 
@@ -181,7 +181,8 @@ def dumps(data: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m kipp.bench_situations", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m kipp.analysis.bench_situations",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("--out", required=True, help="JSON file to write")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)

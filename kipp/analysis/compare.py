@@ -5,7 +5,7 @@ Sea Dogs. Game ``g`` of every arm is played from the same seed (:func:`game_seed
 the arms share die rolls and each bot's placement errors stream; differences between
 arms are then measured game by game (paired), with much less noise than independent
 samples. Game ``g`` of an arm is exactly ``kipp game --seed <game_seed(root, g)> --players K``
-with that arm's flags. Games go to a results file (:class:`~kipp.results_store.ResultsStore`)
+with that arm's flags. Games go to a results file (:class:`~kipp.analysis.results_store.ResultsStore`)
 as their tasks finish, and a rerun with the same file plays only the games missing from it.
 """
 
@@ -16,14 +16,14 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kipp.bots import Bot
-from kipp.config import GameConfig
-from kipp.difficulty import RefereeSpec, cached_referee
-from kipp.play import play_game
-from kipp.replay import params_fingerprint
-from kipp.results_store import ResultsStore
-from kipp.stats import mean_interval, wilson_interval
-from kipp.sweep import chunk_size, chunked, item_seed, run_with_progress
+from kipp.analysis.difficulty import RefereeSpec, cached_referee
+from kipp.analysis.results_store import ResultsStore
+from kipp.analysis.stats import mean_interval, wilson_interval
+from kipp.analysis.sweep import chunk_size, chunked, item_seed, run_with_progress
+from kipp.players.bots import Bot
+from kipp.rules.config import GameConfig
+from kipp.rules.play import play_game
+from kipp.rules.replay import params_fingerprint
 from sim.params import Params
 
 ARMS: dict[str, dict] = {
@@ -150,7 +150,7 @@ def run_compare(games: int, *, players: int = 2, seed: int = 0, params: Params, 
     Games are written to the results file ``out`` as their tasks finish (a temporary
     file without ``out``); a rerun with the same file plays only the games not yet in it.
     ``referee_name`` (stored in the file) defaults to ``referee`` when that is a name;
-    tests hand in a factory. Raises :class:`~kipp.results_store.ResultsFileError` for a
+    tests hand in a factory. Raises :class:`~kipp.analysis.results_store.ResultsFileError` for a
     file of other options.
     """
     if out is None:

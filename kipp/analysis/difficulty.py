@@ -1,8 +1,8 @@
 """One round of a given barrel line, played to its end by a bot: the unit of ``kipp tune``.
 
-A round starts from a fresh :class:`~kipp.state.GameState` (one player) with a forced
+A round starts from a fresh :class:`~kipp.rules.state.GameState` (one player) with a forced
 ``Shuffle(order)`` and runs until the round ends, completed or crashed; the rules are the
-game's own. The player model is a :class:`~kipp.bots.Bot` (placement error ``sigma_mm``,
+game's own. The player model is a :class:`~kipp.players.bots.Bot` (placement error ``sigma_mm``,
 wild policy). Common random numbers: round ``k`` draws its die rolls, placement errors
 and wild choices from three separate streams of :func:`round_streams` ``(seed, k)``, which
 depend on nothing but the root seed and ``k``; so the k-th round of every order sees the
@@ -24,12 +24,12 @@ from typing import Callable, Union
 
 import numpy as np
 
-from kipp.actions import PlaceAnywhere, Shuffle
-from kipp.bots import Bot
-from kipp.config import GameConfig
-from kipp.play import sample_chance
-from kipp.state import CHANCE, GameState
-from kipp.sweep import item_seed
+from kipp.analysis.sweep import item_seed
+from kipp.players.bots import Bot
+from kipp.rules.actions import PlaceAnywhere, Shuffle
+from kipp.rules.config import GameConfig
+from kipp.rules.play import sample_chance
+from kipp.rules.state import CHANCE, GameState
 from sim.params import Params, load_params
 from sim.tower import Referee
 
@@ -112,7 +112,7 @@ class OrderCounts:
 def tune_chunk(model: RoundModel, referee: RefereeSpec, params: Params, seed: int, rounds: int,
                items: list[tuple[int, tuple[str, ...]]]) -> list[OrderCounts]:
     """A task of ``kipp tune``: every round ``0..rounds-1`` of each (index, order) in ``items``."""
-    from kipp.orders import order_text
+    from kipp.analysis.orders import order_text
 
     ref = cached_referee(referee, params)
     bot = model.bot(params)

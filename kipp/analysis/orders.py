@@ -2,7 +2,7 @@
 
 An order is the round's line of barrels, bottom of the tower first, written one letter
 per barrel: ``L`` large, ``M`` medium, ``S`` small, e.g. ``LLMSMSLMSLMS``. The index of an
-order is its rank in :func:`kipp.config.distinct_lines` (lexicographic by size name), so
+order is its rank in :func:`kipp.rules.config.distinct_lines` (lexicographic by size name), so
 it names the same order in every run and results file.
 
 >>> order_text(parse_order("llmsmslmslms"))
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kipp.config import GameConfig, distinct_lines
+from kipp.rules.config import GameConfig, distinct_lines
 
 LETTERS = {"L": "large", "M": "medium", "S": "small"}
 """Order letters -> barrel sizes of the catalogue."""

@@ -72,7 +72,7 @@ def tune_figure(summaries: Sequence):
 
 def compare_panel(summaries: Sequence, metric: str, ax=None):
     """One metric of ``kipp compare`` per arm with its 95% interval; returns the errorbar container."""
-    from kipp.compare import METRICS
+    from kipp.analysis.compare import METRICS
 
     ax = _axes(ax)
     values = [getattr(s, metric) for s in summaries]
@@ -91,7 +91,7 @@ def compare_figure(summaries: Sequence):
     """The ``kipp compare --plot`` figure: one panel per metric."""
     import matplotlib.pyplot as plt
 
-    from kipp.compare import METRICS
+    from kipp.analysis.compare import METRICS
 
     fig, axes = plt.subplots(1, len(METRICS), figsize=(4 * len(METRICS), 4), layout="constrained")
     for metric, ax in zip(METRICS, axes):

@@ -25,7 +25,6 @@ from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
-
 DASK_CONNECT_TIMEOUT_S = 10
 """How long to try reaching a Dask scheduler before giving up, seconds."""
 

@@ -1,6 +1,6 @@
 """``kipp tune``'s sweep: every (order, round) of a set of orders, written to a results file.
 
-The sweep is split into tasks of a few orders each (:func:`kipp.difficulty.tune_chunk`),
+The sweep is split into tasks of a few orders each (:func:`kipp.analysis.difficulty.tune_chunk`),
 run on any :class:`concurrent.futures.Executor` with a bounded number in flight, and each
 finished task's counts go to the SQLite results file in one transaction. A rerun with the
 same file skips the orders already there. Seeds depend only on the round index (common
@@ -15,11 +15,11 @@ import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from kipp.difficulty import OrderCounts, RefereeSpec, RoundModel, tune_chunk
-from kipp.orders import mean_position, order_index, parse_order
-from kipp.results_store import ResultsStore
-from kipp.stats import histogram_moments, mean_interval_from_sums, wilson_interval
-from kipp.sweep import chunk_size, chunked, run_with_progress
+from kipp.analysis.difficulty import OrderCounts, RefereeSpec, RoundModel, tune_chunk
+from kipp.analysis.orders import mean_position, order_index, parse_order
+from kipp.analysis.results_store import ResultsStore
+from kipp.analysis.stats import histogram_moments, mean_interval_from_sums, wilson_interval
+from kipp.analysis.sweep import chunk_size, chunked, run_with_progress
 from sim.params import Params
 
 KIND = "kipp tune"
@@ -54,7 +54,7 @@ def run_sweep(run: TuneRun, orders: list[tuple[str, ...]], params: Params, out: 
     """Run the orders not yet in ``out``; return how many orders this call ran.
 
     ``referee`` defaults to ``run.referee_name``; tests hand in a factory instead.
-    Raises :class:`~kipp.results_store.ResultsFileError` for a file of other options.
+    Raises :class:`~kipp.analysis.results_store.ResultsFileError` for a file of other options.
     """
     referee = referee if referee is not None else run.referee_name
     with ResultsStore.open(out, KIND, run.options(orders), COLUMNS) as store:
@@ -105,7 +105,7 @@ def summarise_row(line: str, rounds: int, completed: int, hist: list[int]) -> Or
 def read_summaries(out: str | Path) -> list[OrderSummary]:
     """Every order of a results file, summarised, by order index.
 
-    Raises :class:`~kipp.results_store.ResultsFileError` for a file that is not ``kipp tune``'s.
+    Raises :class:`~kipp.analysis.results_store.ResultsFileError` for a file that is not ``kipp tune``'s.
     """
     with ResultsStore.read(out, KIND) as store:
         return [summarise_row(line, rounds, completed, [int(c) for c in hist.split(",")])
@@ -124,7 +124,8 @@ def _fmt(x: float, digits: int) -> str:
 def format_table(summaries: list[OrderSummary], top: int = 10) -> str:
     """The terminal table: the ``top`` hardest and easiest orders with 95% intervals."""
     order = ranked(summaries)
-    header = f"{'rank':>5}  {'order':<12}  {'P(complete) [95% Wilson]':<26}  {'barrels stacked [95% CI]':<25}  {'L pos':>5}"
+    header = (f"{'rank':>5}  {'order':<12}  {'P(complete) [95% Wilson]':<26}  "
+              f"{'barrels stacked [95% CI]':<25}  {'L pos':>5}")
 
     def rows(items):
         for rank, s in items:

@@ -1,4 +1,4 @@
-"""``kipp bench``: the performance figures of DESIGN.md section 7 (see :mod:`kipp.bench`)."""
+"""``kipp bench``: the performance figures of DESIGN.md section 7 (see :mod:`kipp.analysis.bench`)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import click
 
-from kipp.cli_options import params_option, seed_option
+from kipp.cli.options import params_option, seed_option
 from sim.params import Params
 
 
@@ -24,11 +24,15 @@ def bench(quick: bool, as_json: bool, viewer: bool, quiet: bool, params: Params 
     hybrid referees with physics on the stored benchmark situations, and the speed-up
     of a small sweep on 2 worker processes over 1.
     """
-    from kipp.bench import measure, table
+    from kipp.analysis.bench import measure, table
 
     def progress(what: str) -> None:
         if not quiet:
             click.echo(f"measuring: {what}", err=True)
 
-    result = measure(params, quick=quick, seed=seed, viewer=viewer, progress=progress)
+    viewer_frames = None
+    if viewer:
+        from viewer.bench import measure as viewer_frames
+
+    result = measure(params, quick=quick, seed=seed, viewer=viewer_frames, progress=progress)
     click.echo(json.dumps(result, sort_keys=True) if as_json else table(result))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from kipp.cli_options import UserError, seed_option
+from kipp.cli.options import UserError, seed_option
 
 
 @click.command()
@@ -30,7 +30,8 @@ def calibrate(measurements: Path | None, out: Path | None, start: Path | None, s
     placement skill sigma and the turn margin are printed (and written as comments):
     the parameter file has no keys for them.
     """
-    from calibration import TEMPLATE_PATH, CalibrationError, MeasurementError, calibrate as fit, load_measurements
+    from calibration import TEMPLATE_PATH, CalibrationError, MeasurementError, load_measurements
+    from calibration import calibrate as fit
     from calibration.numerical_check import numerical_check
     from calibration.params_file import write_params
     from sim.params import ParamsError, load_params

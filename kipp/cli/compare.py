@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import click
 
-from kipp.cli_options import UserError, player_count
-from kipp.cli_tune import (check_plot, check_scheduler, progress_option, save_plot, sweep_errors, sweep_options,
-                           whole_number)
+from kipp.cli.options import UserError, player_count
+from kipp.cli.tune import (
+    check_plot,
+    check_scheduler,
+    progress_option,
+    save_plot,
+    sweep_errors,
+    sweep_options,
+    whole_number,
+)
 from sim.params import Params, load_params
 
 
@@ -38,8 +45,8 @@ def compare(games: int, players: int, seed: int, params: Params | None, referee_
     same placement errors), and differences from the standard game are paired game by
     game. Results do not depend on --workers or --scheduler.
     """
-    from kipp.compare import format_compare, run_compare
-    from kipp.sweep import default_workers
+    from kipp.analysis.compare import format_compare, run_compare
+    from kipp.analysis.sweep import default_workers
 
     if games is None:
         raise UserError("--games: how many games per arm? e.g. --games 200")
@@ -57,6 +64,6 @@ def compare(games: int, players: int, seed: int, params: Params | None, referee_
     if out is not None:
         click.echo(f"Every game of every arm: {out}")
     if plot is not None:
-        from kipp.plots import compare_figure
+        from kipp.analysis.plots import compare_figure
 
         save_plot(compare_figure(summaries), plot)

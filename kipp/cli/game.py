@@ -1,4 +1,4 @@
-"""``kipp game`` (a whole game headless, bots only) and ``kipp replay`` (check a recording).
+"""``kipp game``: a whole game headless, bots only, as a transcript or JSON lines.
 
 Referees come from :mod:`sim.referees`, which imports pymunk only when one is made, so
 ``kipp --help`` stays light.
@@ -6,30 +6,30 @@ Referees come from :mod:`sim.referees`, which imports pymunk only when one is ma
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
-from kipp.bots import Bot
-from kipp.cli_options import (UserError, barrels_option, game_config, params_option, player_count,
-                              referee_option, seed_option)
-from kipp.play import play_game
-from kipp.state import IllegalActionError
-from kipp.replay import ReplayMismatch, header_referee, params_fingerprint, replay as replay_events
-from kipp.transcript import Narrator, TranscriptError, json_line, parse_json_lines, with_header
+from kipp.cli import options
+from kipp.cli.options import (
+    UserError,
+    barrels_option,
+    game_config,
+    params_option,
+    player_count,
+    referee_option,
+    seed_option,
+)
+from kipp.players.bots import Bot
+from kipp.rules.play import play_game
+from kipp.rules.replay import params_fingerprint
+from kipp.rules.state import IllegalActionError
+from kipp.rules.transcript import Narrator, json_line, with_header
 from sim.params import Params, load_params
-from sim.referees import make_referee
-
-
-def _make_referee(name: str, params: Params):
-    """The referee called ``name`` (tests replace this function to avoid physics)."""
-    return make_referee(name, params)
 
 
 def parse_players(text: str) -> tuple[str, ...]:
     """``--players``: a number N (names Bot 1 .. Bot N) or comma-separated names.
 
-    How many players a game may have is :class:`kipp.config.GameConfig`'s to check.
+    How many players a game may have is :class:`kipp.rules.config.GameConfig`'s to check.
     """
     text = text.strip()
     if text.isdigit():
@@ -63,7 +63,7 @@ def game(players: str, seed: int, barrels: int, half_turn: bool, sea_dogs: bool,
     names = parse_players(players)
     config = game_config(players=names, barrels=barrels, half_turn=half_turn, sea_dogs=sea_dogs)
     params = params if params is not None else load_params()
-    referee = _make_referee(referee_name, params)
+    referee = options.make_referee(referee_name, params)
     bots = [Bot(name, params=params, passing="cautious" if sea_dogs else "never") for name in names]
     header = {"seed": seed, "params": params_fingerprint(params), "referee": referee_name}
     shown = 0
@@ -83,54 +83,3 @@ def game(players: str, seed: int, barrels: int, half_turn: bool, sea_dogs: bool,
         raise  # a bug in a bot, not the user's mistake: keep the traceback
     except ValueError as error:  # a referee refusing an impossible situation, e.g. NaN physics
         raise UserError(f"the game stopped: {error}") from None
-
-
-@click.command()
-@click.argument("file", metavar="FILE")
-@click.option("--check", is_flag=True, help="Re-run the game headless and fail if any outcome differs.")
-@click.option("--max-frames", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Without --check: stop after N frames (headless runs, documentation).")
-@click.option("--screenshot", metavar="PATH", default=None,
-              help="Without --check: save the last frame as PNG.")
-@params_option
-def replay(file: str, check: bool, max_frames: int | None, screenshot: str | None,
-           params: Params | None) -> None:
-    """Replay a game recorded with `kipp game --json`.
-
-    The game is decided by the referee it was recorded with (game_start.referee:
-    physics, fast or hybrid). Without --check, show it in the viewer with the same
-    animations as `kipp play`. With --check, re-play it headless from its recorded
-    actions (shuffles, rolls, placements, chosen sailors, passes) and exit with an
-    error naming the first line whose outcome differs. Use the --params the game was
-    recorded with.
-    """
-    if not check:
-        from kipp.cli_play import show_replay
-
-        show_replay(file, params, max_frames=max_frames, screenshot=screenshot)
-        return
-    for option, value in (("--max-frames", max_frames), ("--screenshot", screenshot)):
-        if value is not None:
-            raise UserError(f"{option}: only for the visual replay; --check runs headless and draws nothing")
-    events = read_recording(file)
-    params = params if params is not None else load_params()
-    try:
-        referee = _make_referee(header_referee(events[0]), params)
-        state = replay_events(events, referee, params)
-    except ReplayMismatch as error:
-        raise UserError(f"{file}: replay differs: {error}") from None
-    except TranscriptError as error:
-        raise UserError(f"{file}: {error}") from None
-    click.echo(f"{file}: replay matches ({len(events)} events; final chips {state.chips}).")
-
-
-def read_recording(file: str) -> list[dict]:
-    """The events of the transcript ``file``; :class:`UserError` if it cannot be read as one."""
-    try:
-        text = Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise UserError(f"{file}: cannot read ({getattr(error, 'strerror', None) or error})") from None
-    try:
-        return parse_json_lines(text, file)
-    except TranscriptError as error:
-        raise UserError(str(error)) from None

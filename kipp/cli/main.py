@@ -15,20 +15,20 @@ import click
 
 # name -> (module, attribute, one-line help shown in `kipp --help`)
 _SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
-    "game": ("kipp.cli_game", "game", "Play a whole game headless with bots; print a transcript."),
-    "replay": ("kipp.cli_game", "replay", "Re-play a recorded JSON game; --check verifies it."),
-    "play": ("kipp.cli_play", "play", "Play on screen: people and bots, physics in real time."),
-    "params": ("kipp.cli_params", "params", "Print the default parameter file (TOML) to copy and edit."),
-    "calibrate": ("kipp.cli_calibrate", "calibrate", "Fit the parameters to measurements of a real set."),
-    "bench": ("kipp.cli_bench", "bench", "Measure referee speeds and agreement with physics (DESIGN.md 7)."),
-    "tune": ("kipp.cli_tune", "tune", "Rank barrel orders by difficulty (P(complete), barrels stacked)."),
-    "compare": ("kipp.cli_compare", "compare", "Compare the standard game with the variants, with intervals."),
+    "game": ("kipp.cli.game", "game", "Play a whole game headless with bots; print a transcript."),
+    "replay": ("kipp.cli.replay", "replay", "Re-play a recorded JSON game; --check verifies it."),
+    "play": ("kipp.cli.play", "play", "Play on screen: people and bots, physics in real time."),
+    "params": ("kipp.cli.params", "params", "Print the default parameter file (TOML) to copy and edit."),
+    "calibrate": ("kipp.cli.calibrate", "calibrate", "Fit the parameters to measurements of a real set."),
+    "bench": ("kipp.cli.bench", "bench", "Measure referee speeds and agreement with physics (DESIGN.md 7)."),
+    "tune": ("kipp.cli.tune", "tune", "Rank barrel orders by difficulty (P(complete), barrels stacked)."),
+    "compare": ("kipp.cli.compare", "compare", "Compare the standard game with the variants, with intervals."),
 }
 
 
 def _one_line(error: click.UsageError) -> click.ClickException:
     """A click usage error as one ``Error: <command>: <message>`` line (exit 2)."""
-    from kipp.cli_options import UserError
+    from kipp.cli.options import UserError
 
     where = error.ctx.command_path if error.ctx is not None else "kipp"
     message = " ".join(error.format_message().split())

@@ -2,7 +2,7 @@
 
 ``--params FILE``, ``--seed``, ``--referee NAME``, ``--barrels 12|9``; :class:`UserError`
 (one ``Error: ...`` line, exit 2) and :func:`game_config`, which turns the one check of a
-game's set-up (:class:`kipp.config.GameConfig`) into such an error.
+game's set-up (:class:`kipp.rules.config.GameConfig`) into such an error.
 """
 
 from __future__ import annotations
@@ -11,9 +11,11 @@ from typing import Callable
 
 import click
 
-from kipp.config import BARREL_COUNTS, ConfigError, GameConfig, check_player_count
-from sim.params import ParamsError, load_params
+from kipp.rules.config import BARREL_COUNTS, ConfigError, GameConfig, check_player_count
+from sim.params import Params, ParamsError, load_params
+from sim.referees import make_referee as _referee_by_name
 from sim.referees import referee_names
+from sim.tower import Referee
 
 _CONFIG_OPTIONS = {"players": "--players", "barrels": "--barrels", "half_turn": "--half-turn",
                    "sea_dogs": "--sea-dogs"}
@@ -102,3 +104,8 @@ def referee_option(default: str | Callable[[], str], default_help: str | None = 
         help=f"Who decides crashes: {', '.join(names)} (physics is the ground truth; fast and hybrid "
              f"are faster approximations, see `kipp bench`) [default: {shown}].",
     )
+
+
+def make_referee(name: str, params: Params) -> Referee:
+    """The referee called ``name``, as every command builds it (tests replace this function to avoid physics)."""
+    return _referee_by_name(name, params)

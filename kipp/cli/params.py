@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from kipp.cli_options import params_option
+from kipp.cli.options import params_option
 from sim.params import Params, default_params_text
 
 

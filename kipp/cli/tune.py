@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from kipp.bots import WILD_POLICIES
-from kipp.cli_options import UserError, barrels_option, params_option, referee_option, seed_option
+from kipp.cli.options import UserError, barrels_option, params_option, referee_option, seed_option
+from kipp.players.bots import WILD_POLICIES
 from sim.params import Params, load_params
 from sim.referees import referee_names
 
@@ -55,7 +55,7 @@ def check_plot(path: str | None) -> str | None:
 
 def save_plot(fig, path: str) -> None:
     """Write the figure to ``--plot`` and say so; an unwritable file is a one-line error."""
-    from kipp.plots import save
+    from kipp.analysis.plots import save
 
     try:
         save(fig, path)
@@ -67,8 +67,8 @@ def save_plot(fig, path: str) -> None:
 @contextlib.contextmanager
 def sweep_errors():
     """Turn a results file or executor refusal during a sweep into the one-line CLI error."""
-    from kipp.results_store import ResultsFileError
-    from kipp.sweep import ExecutorError
+    from kipp.analysis.results_store import ResultsFileError
+    from kipp.analysis.sweep import ExecutorError
 
     try:
         yield
@@ -130,11 +130,11 @@ def tune(orders_spec: str, rounds: int, barrels: int, half_turn: bool, sigma_mm:
     differences are not drowned in noise. Results do not depend on --workers or
     --scheduler.
     """
-    from kipp.orders import OrderError, resolve_orders
-    from kipp.replay import params_fingerprint
-    from kipp.sweep import default_workers
-    from kipp.difficulty import RoundModel
-    from kipp.tune import TuneRun, format_table, read_summaries, run_sweep, temporary_out
+    from kipp.analysis.difficulty import RoundModel
+    from kipp.analysis.orders import OrderError, resolve_orders
+    from kipp.analysis.sweep import default_workers
+    from kipp.analysis.tune import TuneRun, format_table, read_summaries, run_sweep, temporary_out
+    from kipp.rules.replay import params_fingerprint
 
     params = params if params is not None else load_params()
     try:
@@ -168,6 +168,6 @@ def tune(orders_spec: str, rounds: int, barrels: int, half_turn: bool, sigma_mm:
     if out is not None:
         click.echo(f"Counts of every order: {out}")
     if plot is not None:
-        from kipp.plots import tune_figure
+        from kipp.analysis.plots import tune_figure
 
         save_plot(tune_figure(summaries), plot)

@@ -21,7 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
-from kipp.actions import WILD, Action, ChooseSailor, Pass, PlaceAnywhere, Place, Play
+from kipp.rules.actions import WILD, Action, ChooseSailor, Pass, Place, PlaceAnywhere, Play
 from sim import geometry
 from sim.params import SCREWS, Params, load_params
 
@@ -99,7 +99,7 @@ class Bot:
             raise ValueError(f"sigma_mm must be finite and >= 0, got {self.sigma_mm!r}")
 
     def act(self, state, rng: np.random.Generator) -> Action:
-        """The bot's action at a decision node of ``state`` (a :class:`kipp.state.GameState`)."""
+        """The bot's action at a decision node of ``state`` (a :class:`kipp.rules.state.GameState`)."""
         legal = state.legal_actions()
         if not legal or state.is_chance_node():
             raise ValueError(f"{self.name} has nothing to decide in {state}")

@@ -1,7 +1,7 @@
 """The actions of a game: small immutable values whose ``repr`` round-trips.
 
 Chance outcomes and player decisions are both actions (as in OpenSpiel); the state says
-who acts next (:meth:`kipp.state.GameState.current_player`).
+who acts next (:meth:`kipp.rules.state.GameState.current_player`).
 
 - :class:`Shuffle` (chance, at the start of each round): the new line of barrels, bottom
   barrel first, as sizes.
@@ -111,7 +111,7 @@ def place_within(place: Place, limit_mm: float = PLACE_LIMIT_MM) -> bool:
 
 @dataclass(frozen=True)
 class PlaceAnywhere:
-    """What :meth:`~kipp.state.GameState.legal_actions` lists when a barrel is to be placed.
+    """What :meth:`~kipp.rules.state.GameState.legal_actions` lists when a barrel is to be placed.
 
     Placement is continuous: every :class:`Place` whose coordinates are finite and within
     ``limit_mm`` of the tower spot is legal; whether the barrel stays up is the referee's

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kipp.actions import WILD
+from kipp.rules.actions import WILD
 from sim.params import SCREWS
 
 DEFAULT_FACES = ("red", "red", "yellow", "yellow", "blue", WILD)

@@ -11,9 +11,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from kipp.actions import Action, Roll, Shuffle
-from kipp.config import GameConfig
-from kipp.state import CHANCE, GameState
+from kipp.rules.actions import Action, Roll, Shuffle
+from kipp.rules.config import GameConfig
+from kipp.rules.state import CHANCE, GameState
 from sim.params import Params
 from sim.tower import Referee
 

@@ -9,7 +9,7 @@ by event.
 
 Both kinds of failure are ``ValueError``\\ s with a one-line message naming the line of the
 transcript: :class:`ReplayMismatch` (the outcome differs) and
-:class:`~kipp.transcript.TranscriptError` (the file is not a valid transcript).
+:class:`~kipp.rules.transcript.TranscriptError` (the file is not a valid transcript).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from __future__ import annotations
 import hashlib
 import json
 
-from kipp.actions import Action, ChooseSailor, Pass, Place, Play, Roll, Shuffle
-from kipp.config import GameConfig
-from kipp.state import GameState, IllegalActionError
-from kipp.transcript import TranscriptError
+from kipp.rules.actions import Action, ChooseSailor, Pass, Place, Play, Roll, Shuffle
+from kipp.rules.config import GameConfig
+from kipp.rules.state import GameState, IllegalActionError
+from kipp.rules.transcript import TranscriptError
 from sim.params import Params
 from sim.referees import referee_names
 from sim.tower import Referee
@@ -132,7 +132,7 @@ def action_for(event: dict, state: GameState) -> Action | None:
 
 
 def replay(events: list[dict], referee: Referee, params: Params) -> GameState:
-    """Re-play ``events`` (from :func:`kipp.transcript.parse_json_lines`); return the final state.
+    """Re-play ``events`` (from :func:`kipp.rules.transcript.parse_json_lines`); return the final state.
 
     Raises :class:`ReplayMismatch` at the first outcome that differs, and
     :class:`TranscriptError` for a transcript that cannot be a game.

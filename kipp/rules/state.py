@@ -15,10 +15,10 @@ places, then chooses the sailor. Crashes, awards, the passed chip and the next r
 starter follow the rulebook; after three rounds the game is over.
 
 Everything that happens is also logged as transcript events (:meth:`~GameState.events`,
-the vocabulary of :mod:`kipp.transcript`).
+the vocabulary of :mod:`kipp.rules.transcript`).
 
 >>> from dataclasses import replace
->>> from kipp.actions import Shuffle, Roll, Place
+>>> from kipp.rules.actions import Shuffle, Roll, Place
 >>> from sim.tower import BarrelPose, Decision, TowerState
 >>> class Steady:  # a referee under which nothing ever falls
 ...     def new_tower(self): return TowerState()
@@ -43,9 +43,20 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from kipp.actions import (PLACE_LIMIT_MM, WILD, Action, ChooseSailor, Pass, Place, PlaceAnywhere,
-                          Play, Roll, Shuffle, place_within)
-from kipp.config import ROUNDS, GameConfig, distinct_lines
+from kipp.rules.actions import (
+    PLACE_LIMIT_MM,
+    WILD,
+    Action,
+    ChooseSailor,
+    Pass,
+    Place,
+    PlaceAnywhere,
+    Play,
+    Roll,
+    Shuffle,
+    place_within,
+)
+from kipp.rules.config import ROUNDS, GameConfig, distinct_lines
 from sim.geometry import deck_tilt_deg
 from sim.params import SCREWS, ShipParams, load_params
 from sim.tower import Decision, Placement, Referee, TowerState, Turn
@@ -136,7 +147,7 @@ class GameState:
         The die: each distinct face with its share of the faces. The round's shuffle:
         every distinct barrel line, equally likely (a uniform shuffle of the barrels gives
         a uniform distinct order); 34,650 of them for 12 barrels, so samplers may prefer
-        :func:`kipp.play.sample_chance`.
+        :func:`kipp.rules.play.sample_chance`.
         """
         if self._phase == _ROLL:
             faces = self.config.faces
@@ -205,7 +216,7 @@ class GameState:
         return list(self._history)
 
     def events(self) -> list[dict]:
-        """The transcript events so far (see :mod:`kipp.transcript`)."""
+        """The transcript events so far (see :mod:`kipp.rules.transcript`)."""
         return list(self._events)
 
     # --- what players look at ---------------------------------------------------------

@@ -3,10 +3,10 @@
 import pytest
 
 from calibration.creep_fit import creep_samples, fit_creep, main, physics_decisions
-from kipp.bench_situations import _Recorder  # keeps every (tower, placement, turn, decision)
-from kipp.bots import Bot
-from kipp.config import GameConfig
-from kipp.play import play_game
+from kipp.analysis.bench_situations import _Recorder  # keeps every (tower, placement, turn, decision)
+from kipp.players.bots import Bot
+from kipp.rules.config import GameConfig
+from kipp.rules.play import play_game
 from sim.fast_referee import FastReferee
 from sim.params import load_params
 

@@ -10,8 +10,8 @@ from calibration.direct_fit import fit_friction, fit_mean, fit_pitch, slide_angl
 from calibration.likelihood_fit import make_batch, round_trial, topple_trial
 from calibration.measurements import GameRound, ToppleExperiment
 from calibration.topple_model import Batch, Step, Trial, phases
-from sim.params import load_params
 from sim.closed_forms import toppling_angle
+from sim.params import load_params
 
 PARAMS = load_params()
 

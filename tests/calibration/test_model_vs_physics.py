@@ -6,10 +6,10 @@ import numpy as np
 
 from calibration.likelihood_fit import DEFAULT_MARGIN_DEG, make_batch, topple_trial
 from calibration.measurements import ToppleExperiment
-from calibration.topple_model import JITTER_DEG
 from calibration.numerical_check import numerical_check
-from sim.physics_referee import PhysicsReferee
+from calibration.topple_model import JITTER_DEG
 from sim.params import load_params
+from sim.physics_referee import PhysicsReferee
 from sim.tower import Placement, Turn
 
 PARAMS = load_params()

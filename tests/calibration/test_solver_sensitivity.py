@@ -3,7 +3,7 @@
 import pytest
 
 from calibration.solver_sensitivity import main, measure, with_solver
-from kipp.bench_situations import load_situations
+from kipp.analysis.bench_situations import load_situations
 from sim.params import load_params
 
 PARAMS = load_params()

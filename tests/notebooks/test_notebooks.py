@@ -12,7 +12,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from kipp.compare import ARMS
+from kipp.analysis.compare import ARMS
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 
@@ -41,7 +41,8 @@ def _check_variants(text: str) -> None:
         assert f"\n{arm} " in table, f"a table row for {arm!r}"
 
 
-REFEREE_ROW = re.compile(r"^(physics|hybrid|fast) +\d+\.\d\d +\d\.\d{3} +(-?\d\.\d{3}|nan) +[+-]\d\.\d{3} \[", re.MULTILINE)
+REFEREE_ROW = re.compile(r"^(physics|hybrid|fast) +\d+\.\d\d +\d\.\d{3} +(-?\d\.\d{3}|nan) +[+-]\d\.\d{3} \[",
+                         re.MULTILINE)
 
 
 def _check_referees(text: str) -> None:
@@ -66,8 +67,10 @@ def test_notebook_runs_with_small_parameters(name, monkeypatch):
     monkeypatch.setenv("MPLBACKEND", "Agg")
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     # The kernel inherits the environment; it must import this project, not an installed copy.
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(NOTEBOOKS.parent), os.environ.get("PYTHONPATH")])))
-    NotebookClient(notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+    monkeypatch.setenv("PYTHONPATH",
+                       os.pathsep.join(filter(None, [str(NOTEBOOKS.parent), os.environ.get("PYTHONPATH")])))
+    NotebookClient(notebook, timeout=120, kernel_name="python3",
+                   resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
     outputs = "".join(o.get("text", "") for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs)
     CHECKS[name](outputs)
     images = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs

@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from sim.params import load_params
 from sim.closed_forms import box_spec
+from sim.params import load_params
 from sim.statics import falls_when_tilted, measure_toppling_angle
 
 BOX = box_spec(0.030, 0.035)

@@ -4,9 +4,9 @@ import math
 
 import pytest
 
+from sim.closed_forms import box_spec
 from sim.energy import kinetic_energy, smallest_barrier
 from sim.params import load_params
-from sim.closed_forms import box_spec
 from sim.statics import flat_deck, stacked_world
 from sim.world import CM_PER_M, G_PER_KG
 

@@ -11,8 +11,8 @@ import math
 
 import pytest
 
-from sim.params import load_params
 from sim.closed_forms import box_spec, harmonic_offsets
+from sim.params import load_params
 from sim.statics import flat_deck
 from sim.world import TowerWorld
 

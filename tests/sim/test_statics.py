@@ -10,8 +10,8 @@ import math
 
 import pytest
 
-from sim.params import load_params
 from sim.closed_forms import box_spec, sliding_angle, toppling_angle
+from sim.params import load_params
 from sim.statics import measure_sliding_angle, measure_toppling_angle
 
 BOX_W, BOX_H = 0.030, 0.035  # a 3 x 3.5 cm box, as measured in DESIGN.md section 3

@@ -44,7 +44,7 @@ def test_support_contacts_are_pymunks_contact_points_with_the_support():
         support = set(world.deck.shapes) if index == 0 else {world.barrels[index - 1].shape}
         expected = []
 
-        def collect(arbiter):
+        def collect(arbiter, support=support, expected=expected):
             if support & set(arbiter.shapes):
                 expected.extend((p.point_a.x, p.point_a.y) for p in arbiter.contact_point_set.points)
 

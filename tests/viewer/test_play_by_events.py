@@ -13,8 +13,8 @@ import math
 import pygame
 import pytest
 
-from kipp.actions import ChooseSailor, Pass, Place, Roll, Shuffle
-from kipp.config import GameConfig
+from kipp.rules.actions import ChooseSailor, Pass, Place, Roll, Shuffle
+from kipp.rules.config import GameConfig
 from viewer.controller import GameController
 
 LINE_12 = ("large", "medium", "small") * 4

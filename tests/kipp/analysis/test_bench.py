@@ -12,8 +12,8 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from kipp.bench import agreement, table
-from kipp.bench_situations import load_situations
+from kipp.analysis.bench import agreement, table
+from kipp.analysis.bench_situations import load_situations
 from kipp.cli import main
 from sim.hybrid_referee import HybridReferee
 from sim.params import load_params

@@ -7,9 +7,8 @@ import json
 import pytest
 
 from calibration.margin_fit import fit, read_situations
-from kipp.bench_situations import DATA_FILE, BenchSituation, dumps, generate, load_situations
-from sim.params import physics_fingerprint
-from sim.params import load_params
+from kipp.analysis.bench_situations import DATA_FILE, BenchSituation, dumps, generate, load_situations
+from sim.params import load_params, physics_fingerprint
 from sim.physics_referee import PhysicsReferee
 
 

@@ -11,14 +11,14 @@ import matplotlib
 import pytest
 from click.testing import CliRunner
 
-import kipp.cli_compare
-import kipp.cli_game
-import kipp.compare
+import kipp.analysis.compare
+import kipp.cli.compare
+import kipp.cli.game
+from kipp.analysis.compare import ARMS, METRICS, compare_chunk, game_seed, play_arm_events, play_arm_game, run_compare
+from kipp.analysis.plots import compare_panel, difficulty_histogram, difficulty_vs_feature
+from kipp.analysis.results_store import ResultsFileError
+from kipp.analysis.tune import summarise_row
 from kipp.cli import main
-from kipp.compare import ARMS, METRICS, compare_chunk, game_seed, play_arm_events, play_arm_game, run_compare
-from kipp.results_store import ResultsFileError
-from kipp.plots import compare_panel, difficulty_histogram, difficulty_vs_feature
-from kipp.tune import summarise_row
 from sim.params import load_params
 from tests.kipp.kipp_referees import ThresholdReferee
 
@@ -30,7 +30,7 @@ def threshold(params):
 
 
 def test_game_g_of_an_arm_is_kipp_game_with_its_seed(monkeypatch):
-    monkeypatch.setattr(kipp.cli_game, "_make_referee", lambda name, params: threshold(params))
+    monkeypatch.setattr(kipp.cli.options, "make_referee", lambda name, params: threshold(params))
     record = play_arm_game("Old Sea Dogs", 3, threshold(PARAMS), PARAMS, 7, 4)
     result = CliRunner().invoke(main, ["game", "--json", "--players", "3", "--sea-dogs",
                                        "--seed", str(game_seed(7, 4))])
@@ -84,7 +84,7 @@ def test_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, monkeypat
     assert expected == run_compare(6, **kwargs)  # without a file: the same summaries
 
     calls = 0
-    real = kipp.compare.compare_chunk
+    real = kipp.analysis.compare.compare_chunk
 
     def interrupted(*args):
         nonlocal calls
@@ -94,13 +94,13 @@ def test_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, monkeypat
         return real(*args)
 
     broken = tmp_path / "broken.sqlite"
-    monkeypatch.setattr(kipp.compare, "compare_chunk", interrupted)
+    monkeypatch.setattr(kipp.analysis.compare, "compare_chunk", interrupted)
     with pytest.raises(KeyboardInterrupt):
         run_compare(6, out=broken, **kwargs)
     monkeypatch.undo()
     assert len(_stored(broken)) == 2 * len(ARMS)  # the two finished games of every arm, nothing more
     played = []
-    monkeypatch.setattr(kipp.compare, "compare_chunk", lambda *args: played.append(args[-1]) or real(*args))
+    monkeypatch.setattr(kipp.analysis.compare, "compare_chunk", lambda *args: played.append(args[-1]) or real(*args))
     assert run_compare(6, out=broken, **kwargs) == expected
     assert sorted(g for games in played for g in games) == [2, 3, 4, 5]  # no game played twice
     assert _stored(broken) == _stored(whole)
@@ -154,7 +154,7 @@ def run(*args):
 
 @pytest.fixture
 def fast_referee(monkeypatch):
-    monkeypatch.setattr(kipp.cli_compare, "_referee_spec", lambda name: threshold)
+    monkeypatch.setattr(kipp.cli.compare, "_referee_spec", lambda name: threshold)
 
 
 def test_cli_table_and_plot(fast_referee, tmp_path):

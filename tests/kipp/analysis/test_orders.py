@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from kipp.orders import (OrderError, all_orders, mean_position, order_index, order_text, parse_order,
-                         read_orders_file, resolve_orders, sample_orders)
+from kipp.analysis.orders import (
+    OrderError,
+    all_orders,
+    mean_position,
+    order_index,
+    order_text,
+    parse_order,
+    read_orders_file,
+    resolve_orders,
+    sample_orders,
+)
 
 
 def test_enumeration_counts_are_the_multinomial_coefficients():

@@ -8,10 +8,10 @@ import sqlite3
 import numpy as np
 import pytest
 
-from kipp.difficulty import RoundModel
-from kipp.orders import parse_order
-from kipp.sweep import ExecutorError, InProcessExecutor, chunk_size, item_seed, open_executor, run_tasks
-from kipp.tune import TuneRun, run_sweep
+from kipp.analysis.difficulty import RoundModel
+from kipp.analysis.orders import parse_order
+from kipp.analysis.sweep import ExecutorError, InProcessExecutor, chunk_size, item_seed, open_executor, run_tasks
+from kipp.analysis.tune import TuneRun, run_sweep
 from sim.params import load_params
 
 ORDERS = [parse_order(t) for t in ("LLLLMMMMSSSS", "SMLSMLSMLSML", "SSSSMMMMLLLL")]
@@ -67,7 +67,7 @@ def test_chunk_size_keeps_workers_busy():
 
 
 def test_unreachable_scheduler_is_a_clear_error(monkeypatch):
-    monkeypatch.setattr("kipp.sweep.DASK_CONNECT_TIMEOUT_S", 1)
+    monkeypatch.setattr("kipp.analysis.sweep.DASK_CONNECT_TIMEOUT_S", 1)
     with pytest.raises(ExecutorError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         with open_executor(1, "tcp://127.0.0.1:9"):
             pass

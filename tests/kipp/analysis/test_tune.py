@@ -16,19 +16,19 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import kipp.cli_tune
-import kipp.difficulty
-import kipp.tune
+import kipp.analysis.difficulty
+import kipp.analysis.tune
+import kipp.cli.tune
+from kipp.analysis.difficulty import RoundModel, play_round, tune_chunk
+from kipp.analysis.orders import all_orders, parse_order, sample_orders
+from kipp.analysis.results_store import ResultsFileError
+from kipp.analysis.tune import TuneRun, read_summaries, run_sweep
 from kipp.cli import main
-from kipp.difficulty import RoundModel, play_round, tune_chunk
-from kipp.orders import all_orders, parse_order, sample_orders
-from kipp.results_store import ResultsFileError
-from kipp.tune import TuneRun, read_summaries, run_sweep
 from sim.params import load_params
 from tests.kipp.kipp_referees import ThresholdReferee
 
 PARAMS = load_params()
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def threshold(params):
@@ -49,8 +49,8 @@ class Recording(ThresholdReferee):
         return super().decide(tower, placement, turn)
 
 
-def _run(seed=5, rounds=6, model=RoundModel()):
-    return TuneRun(model, seed, rounds, "threshold", "default", "test")
+def _run(seed=5, rounds=6, model=None):
+    return TuneRun(model if model is not None else RoundModel(), seed, rounds, "threshold", "default", "test")
 
 
 def _rows(path):
@@ -67,14 +67,14 @@ def test_identical_orders_give_identical_rounds():
 
 def test_round_k_of_different_orders_sees_the_same_first_roll_and_placement_error(monkeypatch):
     rolls = {}
-    real = kipp.difficulty.sample_chance
+    real = kipp.analysis.difficulty.sample_chance
 
     def spy(state, rng):
         action = real(state, rng)
         rolls.setdefault(key, []).append(action)
         return action
 
-    monkeypatch.setattr(kipp.difficulty, "sample_chance", spy)
+    monkeypatch.setattr(kipp.analysis.difficulty, "sample_chance", spy)
     model = RoundModel()
     firsts = {}
     for text in ("LLLLMMMMSSSS", "SSSSLLLLMMMM"):
@@ -94,7 +94,7 @@ def test_interrupted_sweep_resumes_to_the_uninterrupted_result(tmp_path, monkeyp
     run_sweep(_run(), orders, PARAMS, whole, referee=threshold, chunk=2)
 
     calls = 0
-    real = kipp.tune.tune_chunk
+    real = kipp.analysis.tune.tune_chunk
 
     def interrupted(*args):
         nonlocal calls
@@ -104,7 +104,7 @@ def test_interrupted_sweep_resumes_to_the_uninterrupted_result(tmp_path, monkeyp
         return real(*args)
 
     broken = tmp_path / "broken.sqlite"
-    monkeypatch.setattr(kipp.tune, "tune_chunk", interrupted)
+    monkeypatch.setattr(kipp.analysis.tune, "tune_chunk", interrupted)
     with pytest.raises(KeyboardInterrupt):
         run_sweep(_run(), orders, PARAMS, broken, referee=threshold, chunk=2)
     monkeypatch.undo()
@@ -123,11 +123,11 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path):
     killed = tmp_path / "killed.sqlite"
     script = textwrap.dedent(f"""
         import time
-        from kipp.difficulty import RoundModel
-        from kipp.orders import sample_orders
-        from kipp.tune import TuneRun, run_sweep
+        from kipp.analysis.difficulty import RoundModel
+        from kipp.analysis.orders import sample_orders
+        from kipp.analysis.tune import TuneRun, run_sweep
         from sim.params import load_params
-        from tests.kipp.test_tune import threshold
+        from tests.kipp.analysis.test_tune import threshold
 
         class Slow:
             def __init__(self, params): self.inner = threshold(params)
@@ -189,7 +189,7 @@ def test_summaries_carry_wilson_and_t_intervals(tmp_path):
 
 @pytest.fixture
 def fast_referee(monkeypatch):
-    monkeypatch.setattr(kipp.cli_tune, "_referee_spec", lambda name: threshold)
+    monkeypatch.setattr(kipp.cli.tune, "_referee_spec", lambda name: threshold)
 
 
 def run(*args):

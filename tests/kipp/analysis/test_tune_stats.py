@@ -7,7 +7,7 @@ import math
 import pytest
 from scipy.stats import binomtest
 
-from kipp.stats import histogram_moments, mean_interval, mean_interval_from_sums, wilson_interval
+from kipp.analysis.stats import histogram_moments, mean_interval, mean_interval_from_sums, wilson_interval
 
 
 @pytest.mark.parametrize("k, n, low, high", [

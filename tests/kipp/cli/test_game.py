@@ -1,7 +1,7 @@
 """`kipp game` and `kipp replay --check` through click's CliRunner.
 
 Most tests swap the physics referee for the fast threshold referee
-(``kipp.cli_game._make_referee``); the ``slow`` test plays real physics end to end.
+(``kipp.cli.options.make_referee``); the ``slow`` test plays real physics end to end.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import time
 import pytest
 from click.testing import CliRunner
 
-import kipp.cli_game
+import kipp.cli.game
 from kipp.cli import main
-from kipp.transcript import EVENTS
+from kipp.rules.transcript import EVENTS
 from tests.kipp.kipp_referees import ThresholdReferee
 
 FIELDS = {
@@ -36,7 +36,7 @@ FIELDS = {
 
 @pytest.fixture
 def fast_referee(monkeypatch):
-    monkeypatch.setattr(kipp.cli_game, "_make_referee",
+    monkeypatch.setattr(kipp.cli.options, "make_referee",
                         lambda name, params: ThresholdReferee(seed=1, crash_rate=0.05, ship=params.ship))
 
 
@@ -269,7 +269,7 @@ def test_help_still_works_and_says_what_matters():
 
 def test_the_recorded_referee_is_the_one_rebuilt_by_replay_check(tmp_path, monkeypatch):
     made = []
-    monkeypatch.setattr(kipp.cli_game, "_make_referee", lambda name, params: made.append(name) or
+    monkeypatch.setattr(kipp.cli.options, "make_referee", lambda name, params: made.append(name) or
                         ThresholdReferee(seed=1, crash_rate=0.05, ship=params.ship))
     result = run("game", "--seed", "1", "--json", "--referee", "fast")
     assert json.loads(result.output.splitlines()[0])["referee"] == "fast"

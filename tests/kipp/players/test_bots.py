@@ -8,10 +8,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from kipp.actions import ChooseSailor, Pass, Place, PlaceAnywhere, Play, Roll, Shuffle
-from kipp.bots import Bot, critical_tilt_deg, deck_tilt_deg
-from kipp.config import GameConfig
-from kipp.state import GameState
+from kipp.players.bots import Bot, critical_tilt_deg, deck_tilt_deg
+from kipp.rules.actions import ChooseSailor, Pass, Place, PlaceAnywhere, Play, Roll, Shuffle
+from kipp.rules.config import GameConfig
+from kipp.rules.state import GameState
 from sim.params import load_params
 from sim.tower import BarrelPose
 from tests.kipp.kipp_referees import ScriptedReferee

@@ -1,6 +1,6 @@
 """Golden playthroughs: every state's player, legal actions and the action taken, the
 returns, and the JSON transcript, for fixed seeds. Any change of behaviour shows up as a
-diff against tests/kipp/golden/*.txt.
+diff against tests/kipp/rules/golden/*.txt.
 
 If a change is intended, regenerate the files and review the diff:
 
@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from kipp.bots import Bot
-from kipp.config import GameConfig
-from kipp.play import play_game
-from kipp.state import CHANCE, GameState
-from kipp.transcript import json_line, with_header
+from kipp.players.bots import Bot
+from kipp.rules.config import GameConfig
+from kipp.rules.play import play_game
+from kipp.rules.state import CHANCE, GameState
+from kipp.rules.transcript import json_line, with_header
 from sim.params import load_params
 from tests.kipp.kipp_referees import ThresholdReferee
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kipp.actions import ChooseSailor, Pass, Place, Play, Roll, Shuffle
-from kipp.config import GameConfig
-from kipp.state import GameState, IllegalActionError
+from kipp.rules.actions import ChooseSailor, Pass, Place, Play, Roll, Shuffle
+from kipp.rules.config import GameConfig
+from kipp.rules.state import GameState, IllegalActionError
 from tests.kipp.kipp_referees import ScriptedReferee
 
 LINE = ("large", "medium", "small") * 4

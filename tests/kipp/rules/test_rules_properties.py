@@ -13,11 +13,11 @@ import math
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kipp.actions import Pass, Place, PlaceAnywhere
-from kipp.bots import Bot
-from kipp.config import GameConfig
-from kipp.play import play_game
-from kipp.state import GameState
+from kipp.players.bots import Bot
+from kipp.rules.actions import Pass, Place, PlaceAnywhere
+from kipp.rules.config import GameConfig
+from kipp.rules.play import play_game
+from kipp.rules.state import GameState
 from sim.params import load_params
 from tests.kipp.kipp_referees import ThresholdReferee
 
@@ -166,7 +166,7 @@ def test_same_seed_same_game_step_by_step():
     for _ in range(2):
         steps = []
         play_game(config, ThresholdReferee(seed=5), [RandomPlayer()] * 3, 5, params=PARAMS,
-                  observer=lambda state, action: steps.append((action, str(state))))
+                  observer=lambda state, action, steps=steps: steps.append((action, str(state))))
         runs.append(steps)
     assert runs[0] == runs[1]
     other = []

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from kipp.actions import ChooseSailor, Pass, Place, Play, Roll, Shuffle, parse_action
-from kipp.config import GameConfig
-from kipp.state import CHANCE, TERMINAL, GameState
+from kipp.rules.actions import ChooseSailor, Pass, Place, Play, Roll, Shuffle, parse_action
+from kipp.rules.config import GameConfig
+from kipp.rules.state import CHANCE, TERMINAL, GameState
 from tests.kipp.kipp_referees import ScriptedReferee
 
 LINE12 = ("large", "medium", "small") * 4
@@ -260,19 +260,20 @@ def test_parse_action_rejects_anything_else(text):
 
 
 def test_the_rules_core_imports_neither_pymunk_nor_pygame():
-    code = ("import sys, kipp.state, kipp.actions, kipp.config, kipp.bots, kipp.play, kipp.transcript, "
-            "kipp.replay; bad = {'pymunk', 'pygame'} & set(sys.modules); assert not bad, bad")
+    code = ("import sys, kipp.rules.state, kipp.rules.actions, kipp.rules.config, kipp.players.bots, "
+            "kipp.rules.play, kipp.rules.transcript, kipp.rules.replay; "
+            "bad = {'pymunk', 'pygame'} & set(sys.modules); assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_module_doctests():
     import doctest
 
-    import kipp.actions
-    import kipp.bots
-    import kipp.config
-    import kipp.state
-    for module in (kipp.actions, kipp.bots, kipp.config, kipp.state):
+    import kipp.players.bots
+    import kipp.rules.actions
+    import kipp.rules.config
+    import kipp.rules.state
+    for module in (kipp.rules.actions, kipp.players.bots, kipp.rules.config, kipp.rules.state):
         assert doctest.testmod(module).failed == 0, module.__name__
 
 
@@ -298,7 +299,7 @@ def test_awards_say_why_a_chip_came():
 
 
 def test_the_readable_transcript_says_why_a_chip_came():
-    from kipp.transcript import Narrator
+    from kipp.rules.transcript import Narrator
 
     text = "\n".join(Narrator().lines(pass_before_the_last_barrel().events()))
     assert "Ann receives 1 chip passed by the previous player" in text
@@ -307,7 +308,7 @@ def test_the_readable_transcript_says_why_a_chip_came():
 
 
 def test_the_turn_event_tilt_is_the_bots_deck_tilt():
-    from kipp.bots import deck_tilt_deg
+    from kipp.players.bots import deck_tilt_deg
     from sim.geometry import deck_gradient, tilt_angle
     from sim.params import load_params
 

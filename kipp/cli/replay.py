@@ -1,0 +1,96 @@
+"""``kipp replay FILE``: a recorded game shown in the viewer, or re-played headless with ``--check``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from kipp.cli import options
+from kipp.cli.options import UserError, params_option
+from kipp.cli.window import ensure_display, run_viewer
+from kipp.rules.replay import ReplayMismatch, check_params, config_from_header, header_referee, header_seed
+from kipp.rules.replay import replay as replay_events
+from kipp.rules.transcript import TranscriptError, parse_json_lines
+from sim.params import Params, load_params
+
+
+@click.command()
+@click.argument("file", metavar="FILE")
+@click.option("--check", is_flag=True, help="Re-run the game headless and fail if any outcome differs.")
+@click.option("--max-frames", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Without --check: stop after N frames (headless runs, documentation).")
+@click.option("--screenshot", metavar="PATH", default=None,
+              help="Without --check: save the last frame as PNG.")
+@params_option
+def replay(file: str, check: bool, max_frames: int | None, screenshot: str | None,
+           params: Params | None) -> None:
+    """Replay a game recorded with `kipp game --json`.
+
+    The game is decided by the referee it was recorded with (game_start.referee:
+    physics, fast or hybrid). Without --check, show it in the viewer with the same
+    animations as `kipp play`. With --check, re-play it headless from its recorded
+    actions (shuffles, rolls, placements, chosen sailors, passes) and exit with an
+    error naming the first line whose outcome differs. Use the --params the game was
+    recorded with.
+    """
+    if not check:
+        show_replay(file, params, max_frames=max_frames, screenshot=screenshot)
+        return
+    for option, value in (("--max-frames", max_frames), ("--screenshot", screenshot)):
+        if value is not None:
+            raise UserError(f"{option}: only for the visual replay; --check runs headless and draws nothing")
+    events = read_recording(file)
+    params = params if params is not None else load_params()
+    try:
+        referee = options.make_referee(header_referee(events[0]), params)
+        state = replay_events(events, referee, params)
+    except ReplayMismatch as error:
+        raise UserError(f"{file}: replay differs: {error}") from None
+    except TranscriptError as error:
+        raise UserError(f"{file}: {error}") from None
+    click.echo(f"{file}: replay matches ({len(events)} events; final chips {state.chips}).")
+
+
+def read_recording(file: str) -> list[dict]:
+    """The events of the transcript ``file``; :class:`UserError` if it cannot be read as one."""
+    try:
+        text = Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UserError(f"{file}: cannot read ({getattr(error, 'strerror', None) or error})") from None
+    try:
+        return parse_json_lines(text, file)
+    except TranscriptError as error:
+        raise UserError(str(error)) from None
+
+
+def show_replay(path: str, params: Params | None = None, *, max_frames: int | None = None,
+                screenshot: str | None = None) -> None:
+    """Show the game recorded in ``path`` (``kipp game --json``) with the viewer's animations.
+
+    The game is decided by the referee it was recorded with (``game_start.referee``);
+    a referee that cannot animate its decisions (``fast``) decides each at once.
+    Raises :class:`UserError` for an unreadable transcript or header, parameters other
+    than the recording's, or no display (unless ``max_frames``/``screenshot`` ask for a
+    headless run).
+    """
+    events = read_recording(path)
+    header = events[0]
+    params = params if params is not None else load_params()
+    try:
+        config = config_from_header(header)
+        referee_name = header_referee(header)
+        check_params(header, params)
+    except (TranscriptError, ReplayMismatch) as error:
+        raise UserError(f"{path}: {error}") from None
+    ensure_display(max_frames is not None or screenshot is not None)
+
+    from viewer.controller import GameController
+    from viewer.script import ReplayScript
+
+    def new_controller(games: int) -> GameController:
+        return GameController(config, params, seed=header_seed(header),
+                              referee=options.make_referee(referee_name, params),
+                              script=ReplayScript(events))
+
+    run_viewer(new_controller, max_frames, screenshot)

@@ -1,0 +1,175 @@
+"""The project's imports point one way (README "Layout", DESIGN.md 2), and none go in a circle.
+
+Every import statement of every module is read from the source (module-level and those
+inside functions alike), so a lazy import that breaks the layering fails here too. The
+rooms and what each may import:
+
+- ``sim``: physics and geometry; nothing of ``kipp``, ``viewer`` or ``calibration``, no pygame.
+- ``kipp.rules``: no physics engine and no pygame, not even through what it imports.
+- ``kipp.players``: rules and sim's geometry and static check; never a referee.
+- ``kipp.analysis``: rules, players and sim's referees; never the command line.
+- ``kipp.cli``: everything; ``viewer`` and ``calibration`` only inside the commands.
+- ``viewer`` and ``calibration`` sit on top of ``kipp`` and ``sim`` but not of ``kipp.cli``.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("sim", "kipp", "viewer", "calibration")
+ENGINES = ("pymunk", "pygame")
+REFEREE_MODULES = ("sim.physics_referee", "sim.fast_referee", "sim.hybrid_referee", "sim.referees", "sim.world",
+                   "sim.energy")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+@lru_cache(maxsize=None)
+def modules() -> dict[str, Path]:
+    """Every module of the four packages by dotted name."""
+    return {_module_name(p): p for package in PACKAGES for p in sorted((ROOT / package).rglob("*.py"))}
+
+
+@lru_cache(maxsize=None)
+def imports(module: str) -> tuple[tuple[str, bool], ...]:
+    """(imported module, at module level?) for every import statement of ``module``.
+
+    ``from a.b import c`` counts as ``a.b.c`` when that is a module of the project, else ``a.b``.
+    """
+    path = modules()[module]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    top_level = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in modules() else node.module
+                     for alias in node.names]
+        else:
+            continue
+        found += [(name, id(node) in top_level) for name in names]
+    return tuple(found)
+
+
+def _inside(name: str, room: str) -> bool:
+    return name == room or name.startswith(room + ".")
+
+
+def _project(name: str) -> str | None:
+    """The project module ``name`` refers to (a package import refers to its ``__init__``)."""
+    while name and name not in modules():
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def module_level_closure(module: str) -> set[str]:
+    """Every module (project or external top-level) loaded by importing ``module``."""
+    seen, todo = set(), [module]
+    while todo:
+        current = todo.pop()
+        for name, top in imports(current):
+            if not top:
+                continue
+            target = _project(name)
+            if target is None:
+                seen.add(name.split(".")[0])
+            elif target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+def rooms(*prefixes: str) -> list[str]:
+    return [m for m in modules() if any(_inside(m, p) for p in prefixes)]
+
+
+def test_the_walk_sees_every_room():
+    names = modules()
+    for room in ("sim.world", "kipp.rules.state", "kipp.players.bots", "kipp.analysis.tune", "kipp.cli.game",
+                 "viewer.app", "calibration.calibrate"):
+        assert room in names
+
+
+def test_no_import_circle_anywhere():
+    graph = {m: {t for name, _ in imports(m) if (t := _project(name)) and t != m} for m in modules()}
+    # a package's __init__ re-exporting its submodules is not a circle: drop the edge child -> parent
+    for m, targets in graph.items():
+        targets -= {t for t in targets if _inside(m, t) and modules()[t].name == "__init__.py"}
+    state: dict[str, int] = {}
+
+    def visit(m: str, path: list[str]) -> None:
+        state[m] = 1
+        for t in sorted(graph[m]):
+            if state.get(t) == 1:
+                raise AssertionError("import circle: " + " -> ".join(path[path.index(t):] + [t]))
+            if t not in state:
+                visit(t, path + [t])
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [m])
+
+
+@pytest.mark.parametrize("module", rooms("sim"))
+def test_sim_knows_nothing_of_the_game_or_the_screen(module):
+    bad = [n for n, _ in imports(module) if any(_inside(n, r) for r in ("kipp", "viewer", "calibration", "pygame"))]
+    assert not bad, f"{module} imports {bad}"
+
+
+@pytest.mark.parametrize("module", rooms("kipp.rules"))
+def test_the_rules_import_no_physics_engine_and_no_pygame(module):
+    loaded = module_level_closure(module)
+    assert not loaded & set(ENGINES), f"{module} loads {sorted(loaded & set(ENGINES))}"
+    direct = [n for n, _ in imports(module) if any(_inside(n, r) for r in ENGINES)]
+    assert not direct, f"{module} imports {direct}"
+    above = [n for n, _ in imports(module) if any(_inside(n, r) for r in ("kipp.players", "kipp.analysis",
+                                                                           "kipp.cli", "viewer", "calibration"))]
+    assert not above, f"the rules import {above}"
+
+
+@pytest.mark.parametrize("module", rooms("kipp.players"))
+def test_players_never_ask_a_referee(module):
+    bad = [n for n, _ in imports(module)
+           if any(_inside(n, r) for r in REFEREE_MODULES + ENGINES + ("kipp.analysis", "kipp.cli", "viewer",
+                                                                      "calibration"))]
+    assert not bad, f"{module} imports {bad}"
+
+
+@pytest.mark.parametrize("module", rooms("kipp.analysis"))
+def test_analyses_stay_below_the_command_line(module):
+    bad = [n for n, _ in imports(module) if any(_inside(n, r) for r in ("kipp.cli", "viewer", "calibration",
+                                                                        "pygame"))]
+    assert not bad, f"{module} imports {bad}"
+
+
+@pytest.mark.parametrize("module", rooms("kipp.cli"))
+def test_the_command_line_imports_viewer_and_calibration_only_inside_commands(module):
+    bad = [n for n, top in imports(module) if top and any(_inside(n, r) for r in ("viewer", "calibration",
+                                                                                  "pygame"))]
+    assert not bad, f"{module} imports {bad} at module level"
+
+
+@pytest.mark.parametrize("module", rooms("viewer", "calibration", "sim", "kipp.rules", "kipp.players",
+                                         "kipp.analysis"))
+def test_only_the_command_line_imports_viewer_and_calibration(module):
+    own = module.split(".")[0]
+    bad = [n for n, _ in imports(module) if any(_inside(n, r) for r in ("viewer", "calibration", "kipp.cli"))
+           and not _inside(n, own)]
+    assert not bad, f"{module} imports {bad}"
+
+
+def test_calibration_never_imports_pygame():
+    for module in rooms("calibration"):
+        assert "pygame" not in module_level_closure(module) | {n.split(".")[0] for n, _ in imports(module)}
