@@ -117,16 +117,27 @@ def _ray_through_disc(p: np.ndarray, centre: np.ndarray, radius: np.ndarray,
     return np.where(hit, -b - root, np.inf), np.where(hit, -b + root, -np.inf)
 
 
-def static_margins(params: Params, table: SizeTable, batch: TowerBatch,
-                   recess_wall_contact_rad: float) -> tuple[np.ndarray, np.ndarray]:
-    """Per tower: the static margin (radians; +inf for an empty tower) and the critical interface.
+@dataclass(frozen=True)
+class _Interfaces:
+    """Per tower and interface: the geometry both margins read (radians, metres)."""
 
-    The margin is the smallest over interfaces of (largest tilt toward d the interface
-    stands) - (the deck's tilt), also bounded by sliding; where a centre of mass beyond
-    the uphill edge needs more tilt than the deck has, it is the (negative) shortfall.
-    Negative: it falls.
-    Interface ``k`` is under barrel ``k`` (0: the deck); -1 for an empty tower.
-    """
+    valid: np.ndarray
+    """(B, N) interface k exists (barrel k is in the tower)."""
+    com: np.ndarray
+    """(B, N, 3) centre of mass of barrels k and up."""
+    bottom_z: np.ndarray
+    lever: np.ndarray
+    """(B, N) height of that centre of mass above interface k."""
+    theta: np.ndarray
+    """(B,) deck tilt."""
+    d: np.ndarray
+    """(B, 2) downhill unit vector (the level direction on a level deck)."""
+    t_enter: np.ndarray
+    t_exit: np.ndarray
+    """(B, N) along d from the centre of mass's (x, y): where the ray enters and leaves the contact lens."""
+
+
+def _interfaces(table: SizeTable, batch: TowerBatch) -> _Interfaces:
     n_towers, width = batch.size.shape
     valid = np.arange(width)[None, :] < batch.count[:, None]
     mass = np.where(valid, table.mass_kg[batch.size], 0.0)
@@ -153,24 +164,59 @@ def static_margins(params: Params, table: SizeTable, batch: TowerBatch,
     below_radius = np.concatenate([np.full((n_towers, 1), _FAR), radius[:, :-1]], axis=1)
     enter_a, exit_a = _ray_through_disc(p, centre, radius, d_b)
     enter_b, exit_b = _ray_through_disc(p, below_centre, below_radius, d_b)
-    t_enter, t_exit = np.maximum(enter_a, enter_b), np.minimum(exit_a, exit_b)
-    theta_hi = np.arctan2(t_exit, lever)
-    theta_lo = np.arctan2(t_enter, lever)
+    return _Interfaces(valid, com, bottom_z, lever, theta, d, np.maximum(enter_a, enter_b),
+                       np.minimum(exit_a, exit_b))
+
+
+def static_margins(params: Params, table: SizeTable, batch: TowerBatch,
+                   recess_wall_contact_rad: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per tower: the static margin (radians; +inf for an empty tower) and the critical interface.
+
+    The margin is the smallest over interfaces of (largest tilt toward d the interface
+    stands) - (the deck's tilt), also bounded by sliding; where a centre of mass beyond
+    the uphill edge needs more tilt than the deck has, it is the (negative) shortfall.
+    Negative: it falls.
+    Interface ``k`` is under barrel ``k`` (0: the deck); -1 for an empty tower.
+    """
+    g = _interfaces(table, batch)
+    theta_hi = np.arctan2(g.t_exit, g.lever)
+    theta_lo = np.arctan2(g.t_enter, g.lever)
 
     ship = params.ship
     depth, recess_r = ship.recess_depth_m, ship.recess_diameter_m / 2
-    in_recess = (depth > 0) & (bottom_z[:, 0] < -depth / 2) & (batch.count > 0)
+    in_recess = (depth > 0) & (g.bottom_z[:, 0] < -depth / 2) & (batch.count > 0)
     if depth > 0 and np.any(in_recess):
         theta_hi[:, 0] = np.where(in_recess, np.maximum(theta_hi[:, 0], _wall_pivot(
-            table, batch, com, d, depth, recess_r, recess_wall_contact_rad)), theta_hi[:, 0])
+            table, batch, g.com, g.d, depth, recess_r, recess_wall_contact_rad)), theta_hi[:, 0])
 
-    margin = np.where(theta[:, None] >= theta_lo, theta_hi - theta[:, None], theta[:, None] - theta_lo)
-    slide = np.full_like(margin, math.atan(params.mu)) - theta[:, None]
+    theta = g.theta[:, None]
+    margin = np.where(theta >= theta_lo, theta_hi - theta, theta - theta_lo)
+    slide = np.full_like(margin, math.atan(params.mu)) - theta
     slide[:, 0] = np.where(in_recess, np.inf, slide[:, 0])
-    margin = np.where(valid, np.minimum(margin, slide), np.inf)
+    margin = np.where(g.valid, np.minimum(margin, slide), np.inf)
     worst = np.argmin(margin, axis=1)
-    tower_margin = margin[np.arange(n_towers), worst]
+    tower_margin = margin[np.arange(len(margin)), worst]
     return tower_margin, np.where(batch.count > 0, worst, -1)
+
+
+def balance_margins(table: SizeTable, batch: TowerBatch) -> np.ndarray:
+    """Per tower: how far it is from tipping either way (radians; +inf for an empty tower).
+
+    For every interface, the deck could tilt further downhill by ``atan(t_exit / H) -
+    theta`` before the stack above tips over the lens's downhill edge, and swing back
+    uphill by ``atan(-t_enter / H) + theta`` before it tips over the uphill edge (H the
+    lever, t along the downhill direction from the centre of mass). The smaller of the
+    two, over all interfaces; negative where the gravity line already misses the lens.
+    A tower whose gravity lines pass through the middle of every contact has the largest
+    balance margin: the judgement of a person setting a barrel "just right", not a
+    crash verdict (no sliding, no recess wall; see :func:`static_margins` for that).
+    """
+    g = _interfaces(table, batch)
+    theta = g.theta[:, None]
+    downhill = np.arctan2(g.t_exit, g.lever) - theta
+    uphill = np.arctan2(-g.t_enter, g.lever) + theta
+    margin = np.where(g.valid, np.minimum(downhill, uphill), np.inf)
+    return margin.min(axis=1)
 
 
 def _wall_pivot(table: SizeTable, batch: TowerBatch, com: np.ndarray, d: np.ndarray, depth: float,
@@ -257,3 +303,57 @@ def static_margin_one(params: Params, table: SizeTable, barrels: Sequence[Barrel
         if margin <= worst:
             worst, worst_k = margin, k
     return worst, worst_k
+
+
+def balance_margins_of_aims(table: SizeTable, barrels: Sequence[BarrelPose], size: str, top_z_m: float,
+                            aims: np.ndarray, gradients: np.ndarray, direction: float) -> np.ndarray:
+    """:func:`balance_margins` of one tower with a barrel of ``size`` set at each aim, at each gradient.
+
+    ``barrels`` is the tower (at least one barrel), ``top_z_m`` the height of its top face
+    (the new barrel's bottom), ``aims`` (K, 2) deck-frame centres of the new barrel (m),
+    ``gradients`` (G, 2), ``direction`` the level direction (radians from the bow).
+    Returns (G, K) radians. The same geometry as :func:`balance_margins`, written for the
+    bots' search over aims: every point is projected onto the downhill direction and across
+    it (where a ray through a disc is one square root), and since only the new barrel moves
+    from candidate to candidate, each centre of mass is the tower's part plus the new
+    barrel's share of its aim.
+    """
+    s = table.index[size]
+    n = len(barrels)
+    idx = np.array([table.index[b.size] for b in barrels])
+    xyz = np.array([(b.x_m, b.y_m, b.z_m) for b in barrels])
+    mass, radius, height = table.mass_kg[idx], table.radius_m[idx], table.height_m[idx]
+    m_new, h_new = float(table.mass_kg[s]), float(table.height_m[s])
+    z_new = top_z_m + h_new / 2
+    suffix_m = np.cumsum(mass[::-1])[::-1] + m_new  # mass from barrel k up, the new one included
+    suffix_w = np.cumsum((mass[:, None] * xyz)[::-1], axis=0)[::-1]
+    # per interface k = 0..n (n: the new barrel on the top face): the new barrel's share of the
+    # centre of mass above it, the tower's part of that centre, the lever, and the two discs
+    share = np.append(m_new / suffix_m, 1.0)
+    tower_part = np.vstack([suffix_w[:, :2] / suffix_m[:, None], [[0.0, 0.0]]])
+    lever = np.maximum(np.append((suffix_w[:, 2] + m_new * z_new) / suffix_m - (xyz[:, 2] - height / 2),
+                                 h_new / 2), 1e-9)
+    # the two discs of every interface, stacked: the barrel's own bottom disc (the new barrel's
+    # moves with the aim) and the top disc of the one below (the deck: a disc of radius _FAR)
+    centres = np.stack([np.vstack([xyz[:, :2], [[0.0, 0.0]]]), np.vstack([[[0.0, 0.0]], xyz[:, :2]])])  # (2, n+1, 2)
+    moves = np.stack([np.append(np.zeros(n), 1.0), np.zeros(n + 1)]) - share  # (2, n+1)
+    r2 = np.stack([np.append(radius, table.radius_m[s]), np.concatenate([[_FAR], radius])]) ** 2
+
+    gradients = np.asarray(gradients, dtype=float).reshape(-1, 2)
+    slope = np.hypot(gradients[:, 0], gradients[:, 1])
+    theta = np.arctan(slope)[:, None, None]
+    level = slope <= 0
+    dx = np.where(level, math.cos(direction), -gradients[:, 0] / np.where(level, 1.0, slope))
+    dy = np.where(level, math.sin(direction), -gradients[:, 1] / np.where(level, 1.0, slope))
+    axes = np.stack([np.stack([dx, dy], axis=1), np.stack([-dy, dx], axis=1)], axis=2)  # (G, 2, 2): along, across
+    aim = aims @ axes  # (G, K, 2)
+    fixed = (centres - tower_part)[None] @ axes[:, None]  # (G, 2, n+1, 2): disc centres minus centres of mass
+    rel = fixed[:, :, None, :, :] + moves[None, :, None, :, None] * aim[:, None, :, None, :]  # (G, 2, K, n+1, 2)
+    room = r2[None, :, None, :] - rel[..., 1] ** 2
+    half = np.sqrt(np.maximum(room, 0.0))
+    hit = room >= 0
+    enter = np.where(hit, rel[..., 0] - half, np.inf).max(axis=1)  # (G, K, n+1): into the lens
+    leave = np.where(hit, rel[..., 0] + half, -np.inf).min(axis=1)
+    downhill = np.arctan2(leave, lever) - theta
+    uphill = np.arctan2(-enter, lever) + theta
+    return np.minimum(downhill, uphill).min(axis=2)

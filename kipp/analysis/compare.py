@@ -20,7 +20,7 @@ from kipp.analysis.difficulty import RefereeSpec, cached_referee
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.stats import mean_interval, wilson_interval
 from kipp.analysis.sweep import chunk_size, chunked, item_seed, run_with_progress
-from kipp.players.bots import Bot
+from kipp.players.models import DEFAULT_MODEL, make_bot
 from kipp.rules.config import GameConfig
 from kipp.rules.play import play_game
 from kipp.rules.replay import params_fingerprint
@@ -61,17 +61,20 @@ class GameRecord:
     """Turns taken in the game (die rolls plus passes)."""
 
 
-def play_arm_events(arm: str, players: int, referee, params: Params, root: int, g: int) -> list[dict]:
-    """The events (``kipp game --json``) of game ``g`` of ``arm``, with the bots of ``kipp game``."""
+def play_arm_events(arm: str, players: int, referee, params: Params, root: int, g: int,
+                    player: str = DEFAULT_MODEL) -> list[dict]:
+    """The events (``kipp game --json --bots PLAYER``) of game ``g`` of ``arm``: every seat a bot
+    of the player model ``player``."""
     names = player_names(players)
     config = GameConfig(players=names, **ARMS[arm])
-    bots = [Bot(name, params=params, passing="cautious" if config.sea_dogs else "never") for name in names]
+    bots = [make_bot(player, name, params) for name in names]
     return play_game(config, referee, bots, game_seed(root, g), params=params).events()
 
 
-def play_arm_game(arm: str, players: int, referee, params: Params, root: int, g: int) -> GameRecord:
-    """Game ``g`` of ``arm``, with the bots of ``kipp game``."""
-    events = play_arm_events(arm, players, referee, params, root, g)
+def play_arm_game(arm: str, players: int, referee, params: Params, root: int, g: int,
+                  player: str = DEFAULT_MODEL) -> GameRecord:
+    """Game ``g`` of ``arm``, with the bots of ``kipp game --bots PLAYER``."""
+    events = play_arm_events(arm, players, referee, params, root, g, player)
     ends = [e for e in events if e["event"] == "round_end"]
     return GameRecord(arm, g, tuple(bool(e["completed"]) for e in ends), tuple(int(e["stacked"]) for e in ends),
                       sum(e["event"] == "crash" for e in events), max(events[-1]["chips"]),
@@ -79,10 +82,10 @@ def play_arm_game(arm: str, players: int, referee, params: Params, root: int, g:
 
 
 def compare_chunk(arms: tuple[str, ...], players: int, referee: RefereeSpec, params: Params, root: int,
-                  games: list[int]) -> list[GameRecord]:
-    """A task: games ``games`` of every arm."""
+                  player: str, games: list[int]) -> list[GameRecord]:
+    """A task: games ``games`` of every arm, bots of the player model ``player``."""
     ref = cached_referee(referee, params)
-    return [play_arm_game(arm, players, ref, params, root, g) for g in games for arm in arms]
+    return [play_arm_game(arm, players, ref, params, root, g, player) for g in games for arm in arms]
 
 
 @dataclass
@@ -118,7 +121,7 @@ position); ``completed`` and ``stacked`` are the per-round values, comma-separat
 
 
 def compare_options(*, players: int, seed: int, referee_name: str, params_id: str,
-                    arms: tuple[str, ...]) -> dict:
+                    arms: tuple[str, ...], player: str = DEFAULT_MODEL) -> dict:
     """What determines every game (stored in, and checked against, the results file).
 
     The number of games is not among them: game ``g`` is the same game whatever
@@ -126,7 +129,7 @@ def compare_options(*, players: int, seed: int, referee_name: str, params_id: st
     reads its first games.
     """
     return {"players": players, "seed": seed, "referee": referee_name, "params": params_id,
-            "arms": list(arms)}
+            "arms": list(arms), "player": player}
 
 
 def _row(record: GameRecord, arms: tuple[str, ...]) -> tuple:
@@ -144,8 +147,8 @@ def _record(row: tuple) -> GameRecord:
 def run_compare(games: int, *, players: int = 2, seed: int = 0, params: Params, referee: RefereeSpec,
                 workers: int = 1, scheduler: str | None = None, progress: bool = False,
                 arms: tuple[str, ...] = tuple(ARMS), out: str | Path | None = None,
-                referee_name: str | None = None) -> list[ArmSummary]:
-    """Play ``games`` games of every arm and summarise them.
+                referee_name: str | None = None, player: str = DEFAULT_MODEL) -> list[ArmSummary]:
+    """Play ``games`` games of every arm, every seat a bot of the player model ``player``, and summarise them.
 
     Games are written to the results file ``out`` as their tasks finish (a temporary
     file without ``out``); a rerun with the same file plays only the games not yet in it.
@@ -157,19 +160,19 @@ def run_compare(games: int, *, players: int = 2, seed: int = 0, params: Params, 
         with tempfile.TemporaryDirectory(prefix="kipp-compare-") as scratch:
             return run_compare(games, players=players, seed=seed, params=params, referee=referee,
                                workers=workers, scheduler=scheduler, progress=progress, arms=arms,
-                               out=Path(scratch) / "results.sqlite", referee_name=referee_name)
+                               out=Path(scratch) / "results.sqlite", referee_name=referee_name, player=player)
     arms = tuple(arms)
     if referee_name is None:
         referee_name = referee if isinstance(referee, str) else getattr(referee, "__qualname__", repr(referee))
     options = compare_options(players=players, seed=seed, referee_name=referee_name,
-                              params_id=params_fingerprint(params), arms=arms)
+                              params_id=params_fingerprint(params), arms=arms, player=player)
     with ResultsStore.open(out, KIND, options, COLUMNS) as store:
         # A task writes every arm of its games in one transaction: a game is in the file whole or not at all.
         done = {key // len(arms) for key in store.done_keys()}
         todo = [g for g in range(games) if g not in done]
         if todo:
             size = chunk_size(len(todo), workers, largest=16)
-            tasks = ((arms, players, referee, params, seed, chunk) for chunk in chunked(todo, size))
+            tasks = ((arms, players, referee, params, seed, player, chunk) for chunk in chunked(todo, size))
 
             def record(results: list[GameRecord]) -> int:
                 store.add(_row(r, arms) for r in results)

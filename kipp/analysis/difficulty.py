@@ -2,12 +2,12 @@
 
 A round starts from a fresh :class:`~kipp.rules.state.GameState` (one player) with a forced
 ``Shuffle(order)`` and runs until the round ends, completed or crashed; the rules are the
-game's own. The player model is a :class:`~kipp.players.bots.Bot` (placement error ``sigma_mm``,
-wild policy). Common random numbers: round ``k`` draws its die rolls, placement errors
-and wild choices from three separate streams of :func:`round_streams` ``(seed, k)``, which
-depend on nothing but the root seed and ``k``; so the k-th round of every order sees the
-same i-th roll and the same i-th placement error, and two orders differ only by their
-barrels.
+game's own. The player is a bot of a named model (:mod:`kipp.players.models`), its placement
+error ``sigma_mm`` and wild policy optionally overridden. Common random numbers: round ``k``
+draws its die rolls, placement errors and wild choices from three separate streams of
+:func:`round_streams` ``(seed, k)``, which depend on nothing but the root seed and ``k``;
+so the k-th round of every order sees the same i-th roll and the same i-th placement
+error, and two orders differ only by their barrels.
 
 >>> first = [rng.integers(1000) for rng in round_streams(7, 3)]
 >>> first == [rng.integers(1000) for rng in round_streams(7, 3)]
@@ -18,7 +18,7 @@ False
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable, Union
 
@@ -26,6 +26,7 @@ import numpy as np
 
 from kipp.analysis.sweep import item_seed
 from kipp.players.bots import Bot
+from kipp.players.models import DEFAULT_MODEL, make_bot
 from kipp.rules.actions import PlaceAnywhere, Shuffle
 from kipp.rules.config import GameConfig
 from kipp.rules.play import sample_chance
@@ -51,15 +52,20 @@ class RoundModel:
     barrels: int = 12
     half_turn: bool = False
     sigma_mm: float | None = None
-    """Placement error per axis, mm; None: the parameter set's ``placement.sigma_mm``."""
-    wild: str = "leveler"
+    """Placement error per axis, mm; None: the player model's."""
+    wild: str | None = None
+    """Wild-roll policy; None: the player model's."""
+    player: str = DEFAULT_MODEL
+    """The player model (:mod:`kipp.players.models`)."""
 
     def config(self) -> GameConfig:
         return GameConfig(players=("Sailor",), barrels=self.barrels, half_turn=self.half_turn)
 
     def bot(self, params: Params | None = None) -> Bot:
-        return Bot("Sailor", sigma_mm=self.sigma_mm, wild=self.wild,
-                   params=params if params is not None else load_params())
+        """The bot of the player model, with this model's sigma and wild policy where they are given."""
+        bot = make_bot(self.player, "Sailor", params if params is not None else load_params())
+        changes = {k: v for k, v in (("sigma_mm", self.sigma_mm), ("wild", self.wild)) if v is not None}
+        return replace(bot, **changes) if changes else bot
 
 
 def round_streams(seed: int, k: int) -> tuple[np.random.Generator, np.random.Generator, np.random.Generator]:
@@ -81,7 +87,8 @@ def play_round(order: tuple[str, ...], referee: Referee, bot: Bot, config: GameC
             first = state.legal_actions()[0]
             # placement errors and wild choices on streams of their own, so one does not
             # shift the other between orders
-            action = bot.place(first, place_rng) if isinstance(first, PlaceAnywhere) else bot.act(state, wild_rng)
+            action = (bot.place(first, place_rng, state) if isinstance(first, PlaceAnywhere)
+                      else bot.act(state, wild_rng))
         state.apply_action(action)
     end = next(e for e in reversed(state.events()) if e["event"] == "round_end")
     return RoundResult(bool(end["completed"]), int(end["stacked"]))

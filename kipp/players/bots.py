@@ -1,10 +1,12 @@
 """Bots: players that choose actions from what a person at the table can see.
 
-A :class:`Bot` places with a Gaussian error, picks the sailor on a wild roll by a named
-policy and, in the Old Sea Dogs variant, decides whether to pass. It looks only at the
-game state (turn counts, the tower's barrels, the line, chips) and at the ship's
-geometry and barrel catalogue; it never asks the referee. All randomness comes from the
-``numpy.random.Generator`` passed to :meth:`Bot.act`.
+A :class:`Bot` aims each barrel by a placement policy and adds a Gaussian error, picks the
+sailor on a wild roll by a named policy and, in the Old Sea Dogs variant, decides whether
+to pass. It looks only at the game state (turn counts, the tower's barrels, the line, the
+rolled face, chips) and at the ship's geometry and barrel catalogue, and judges balance
+with the static check (:mod:`kipp.players.balance`); it never asks the referee. All
+randomness comes from the ``numpy.random.Generator`` passed to :meth:`Bot.act`. Named
+bundles of these choices are the player models of :mod:`kipp.players.models`.
 
 >>> import numpy as np
 >>> from sim.params import load_params
@@ -21,12 +23,16 @@ from typing import Sequence
 
 import numpy as np
 
+from kipp.players.balance import BalanceJudge
 from kipp.rules.actions import WILD, Action, ChooseSailor, Pass, Place, PlaceAnywhere, Play
 from sim import geometry
 from sim.params import SCREWS, Params, load_params
 
-WILD_POLICIES = ("leveler", "random")
-PASS_POLICIES = ("never", "cautious")
+AIM_POLICIES = ("centre", "balance")
+WILD_POLICIES = ("leveler", "random", "joint")
+PASS_POLICIES = ("never", "cautious", "risk")
+CRASH_COST_CHIPS = 2
+"""What a crash costs in Old Sea Dogs, the only variant with passing (a pass costs 1)."""
 
 
 def deck_tilt_deg(params: Params, turns: dict[str, float]) -> float:
@@ -67,18 +73,30 @@ def critical_tilt_deg(params: Params, sizes: Sequence[str]) -> float:
 class Bot:
     """A computer player.
 
+    - ``aim``: where the bot aims each barrel. ``centre``: the centre of the top barrel.
+      ``balance``: the aim that keeps the tower best balanced through the decision about
+      to happen, the placement at today's tilt and the rolled sailor's turn
+      (:meth:`kipp.players.balance.BalanceJudge.aim`): a little uphill of the coming tilt.
     - ``sigma_mm``: placement skill, the standard deviation of the Gaussian error per
-      axis (deck frame, mm) around the aim, the centre of the top barrel; by default the
-      parameter set's ``placement.sigma_mm`` (1.5 mm, or what ``kipp calibrate`` fitted to
-      recorded games). Offsets are rounded to whole micrometres so that transcripts show
-      them exactly.
+      axis (deck frame, mm) added after the aim; by default the parameter set's
+      ``placement.sigma_mm`` (1.5 mm, or what ``kipp calibrate`` fitted to recorded
+      games). Offsets are rounded to whole micrometres so that transcripts show them
+      exactly.
     - ``wild``: ``leveler`` turns the sailor that leaves the deck most level (the
       rulebook's advice; ties go to red, then yellow, then blue); ``random`` picks one
-      uniformly.
-    - ``passing`` (Old Sea Dogs): ``never``; or ``cautious``: pass when the worst die
-      face could tilt the deck at least ``caution`` times the tower's critical tilt
-      (:func:`critical_tilt_deg` of the tower plus the next barrel), i.e. when a crash
-      looks likely enough that one certain chip beats risking two.
+      uniformly; ``joint`` (with the ``balance`` aim) chooses the sailor together with the
+      aim, and after placing turns the sailor that leaves the tower as it stands best
+      balanced.
+    - ``passing`` (Old Sea Dogs): ``never``; ``cautious``: pass when the worst die face
+      could tilt the deck at least ``caution`` times the tower's critical tilt
+      (:func:`critical_tilt_deg` of the tower plus the next barrel); ``risk``: pass when
+      the bot's own estimate of its crash probability p this turn (the die's faces
+      averaged, each by :meth:`~kipp.players.balance.BalanceJudge.crash_probability`: its
+      placement error propagated through the static check, with ``turn_allowance_deg``
+      for the turn's jolt) makes the expected loss of playing, 2 p chips, larger than the
+      one certain chip a pass costs, i.e. when p > 1/2.
+    - ``model``: the name of the player model this bot plays (:mod:`kipp.players.models`),
+      recorded in transcripts; None for a bot built by hand.
     """
 
     name: str = "bot"
@@ -86,17 +104,25 @@ class Bot:
     wild: str = "leveler"
     passing: str = "never"
     caution: float = 1.0
+    aim: str = "centre"
+    turn_allowance_deg: float = 0.5
+    model: str | None = None
     params: Params = field(default_factory=load_params, repr=False, compare=False)
+    judge: BalanceJudge | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.sigma_mm is None:
             object.__setattr__(self, "sigma_mm", self.params.placement.sigma_m * 1000)
-        if self.wild not in WILD_POLICIES:
-            raise ValueError(f"unknown wild policy {self.wild!r}; expected one of {', '.join(WILD_POLICIES)}")
-        if self.passing not in PASS_POLICIES:
-            raise ValueError(f"unknown pass policy {self.passing!r}; expected one of {', '.join(PASS_POLICIES)}")
+        for what, value, known in (("aim", self.aim, AIM_POLICIES), ("wild", self.wild, WILD_POLICIES),
+                                   ("pass", self.passing, PASS_POLICIES)):
+            if value not in known:
+                raise ValueError(f"unknown {what} policy {value!r}; expected one of {', '.join(known)}")
+        if self.wild == "joint" and self.aim != "balance":
+            raise ValueError("the joint wild choice needs the balance aim (it chooses the sailor with the aim)")
         if not (math.isfinite(self.sigma_mm) and self.sigma_mm >= 0):
             raise ValueError(f"sigma_mm must be finite and >= 0, got {self.sigma_mm!r}")
+        if self.judge is None and (self.aim == "balance" or self.passing == "risk"):
+            object.__setattr__(self, "judge", BalanceJudge(self.params))
 
     def act(self, state, rng: np.random.Generator) -> Action:
         """The bot's action at a decision node of ``state`` (a :class:`kipp.rules.state.GameState`)."""
@@ -105,21 +131,51 @@ class Bot:
             raise ValueError(f"{self.name} has nothing to decide in {state}")
         first = legal[0]
         if isinstance(first, PlaceAnywhere):
-            return self.place(first, rng)
+            return self.place(first, rng, state)
         if isinstance(first, ChooseSailor):
             if self.wild == "random":
                 return ChooseSailor(SCREWS[int(rng.integers(len(SCREWS)))])
+            if self.wild == "joint":
+                return ChooseSailor(self.judge.best_sailor(state.tower, SCREWS, state.config.fraction))
             return ChooseSailor(self.choose_sailor(state.turns_by_sailor(), state.config.fraction))
         if isinstance(first, Play):
             return Pass() if self.wants_to_pass(state) else Play()
         raise ValueError(f"{self.name} does not know the actions {legal!r}")
 
-    def place(self, where: PlaceAnywhere, rng: np.random.Generator) -> Place:
-        """Aim at the top barrel's centre with Gaussian error; micrometre resolution."""
+    def place(self, where: PlaceAnywhere, rng: np.random.Generator, state=None) -> Place:
+        """The aim (``centre``, or ``balance`` given the ``state``) plus Gaussian error; micrometre resolution."""
+        aim_mm = where.top_mm
+        if self.aim == "balance" and state is not None:
+            x, y = self.balance_aim_m(state)
+            aim_mm = (x * 1000, y * 1000)
         error = rng.normal(0.0, self.sigma_mm, size=2) if self.sigma_mm > 0 else np.zeros(2)
         x, y = (float(np.clip(round(aim + e, 3), -where.limit_mm, where.limit_mm)) + 0.0
-                for aim, e in zip(where.top_mm, error))
+                for aim, e in zip(aim_mm, error))
         return Place(x, y)
+
+    def coming_sailors(self, state) -> list[str]:
+        """The sailors the bot may turn after this placement: the rolled one, or on a wild roll
+        the one its wild policy will choose (all three for ``joint`` and ``random``)."""
+        if state.face != WILD:
+            return [state.face]
+        if self.wild == "leveler":
+            return [self.choose_sailor(state.turns_by_sailor(), state.config.fraction)]
+        return list(SCREWS)
+
+    def balance_aim_m(self, state) -> tuple[float, float]:
+        """Deck-frame aim (m) of the ``balance`` policy for the barrel about to be placed in ``state``.
+
+        With ``random`` on a wild roll the bot cannot know the sailor, so it aims for the
+        best worst case over the three; with ``joint`` for the best pair."""
+        sailors = self.coming_sailors(state)
+        size = state.next_barrel()
+        fraction = state.config.fraction
+        if self.wild == "random" and len(sailors) > 1:
+            x, y, _, _ = min((self.judge.aim(state.tower, size, [s], fraction) for s in sailors),
+                             key=lambda a: a[3])
+            return x, y
+        x, y, _, _ = self.judge.aim(state.tower, size, sailors, fraction)
+        return x, y
 
     def choose_sailor(self, turns: dict[str, float], fraction: float) -> str:
         """The leveler's choice: the sailor whose turn leaves the least tilt (ties: SCREWS order)."""
@@ -133,6 +189,8 @@ class Bot:
         """The pass policy (see the class docstring); only asked when passing is allowed."""
         if self.passing == "never":
             return False
+        if self.passing == "risk":
+            return CRASH_COST_CHIPS * self.crash_probability(state) > 1.0
         turns = state.turns_by_sailor()
         fraction = state.config.fraction
         faces = [face for face in state.config.faces if face != WILD]
@@ -143,3 +201,28 @@ class Bot:
         if state.next_barrel() is not None:
             sizes.append(state.next_barrel())
         return worst >= self.caution * critical_tilt_deg(self.params, sizes)
+
+    def crash_probability(self, state) -> float:
+        """The bot's own estimate that the coming turn crashes, before the die is rolled.
+
+        Each face of the die in turn: the barrel (none on a blue roll after the first turn
+        of a round) set at the bot's aim for that face, its placement error propagated
+        through the static check, then the face's sailor turned (on a wild roll the bot's
+        choice); faces weighted as the die shows them.
+        """
+        judge, tower, fraction = self.judge, state.tower, state.config.fraction
+        size = state.next_barrel()
+        total = 0.0
+        for face in state.config.faces:
+            places = size is not None and (face != "blue" or not tower.barrels)
+            sailors = list(SCREWS) if face == WILD else [face]
+            if face == WILD and self.wild == "leveler":
+                sailors = [self.choose_sailor(state.turns_by_sailor(), fraction)]
+            if places:
+                x, y, sailor, _ = judge.aim(tower, size, sailors, fraction) if self.aim == "balance" else (
+                    *tower.top_xy(), sailors[0], 0.0)
+            else:
+                x, y, sailor = 0.0, 0.0, sailors[0]
+            total += judge.crash_probability(tower, size if places else None, (x, y), sailor, fraction,
+                                             self.sigma_mm / 1000, self.turn_allowance_deg)
+        return total / len(state.config.faces)

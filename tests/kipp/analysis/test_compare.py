@@ -57,7 +57,7 @@ def test_arms_share_the_die_rolls_of_game_g():
 
     assert opening("standard", 1) == opening("half turns", 1)
     assert opening("standard", 1) != opening("standard", 2)
-    records = compare_chunk(tuple(ARMS), 2, threshold, PARAMS, 3, [1])
+    records = compare_chunk(tuple(ARMS), 2, threshold, PARAMS, 3, "casual", [1])
     assert [r.arm for r in records] == list(ARMS) and {r.game for r in records} == {1}
 
 

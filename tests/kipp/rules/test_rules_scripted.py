@@ -269,11 +269,14 @@ def test_the_rules_core_imports_neither_pymunk_nor_pygame():
 def test_module_doctests():
     import doctest
 
+    import kipp.players.balance
     import kipp.players.bots
+    import kipp.players.models
     import kipp.rules.actions
     import kipp.rules.config
     import kipp.rules.state
-    for module in (kipp.rules.actions, kipp.players.bots, kipp.rules.config, kipp.rules.state):
+    for module in (kipp.rules.actions, kipp.players.bots, kipp.players.balance, kipp.players.models,
+                   kipp.rules.config, kipp.rules.state):
         assert doctest.testmod(module).failed == 0, module.__name__
 
 
