@@ -25,6 +25,7 @@ from calibration.direct_fit import LEVEL, CalibrationError, Fitted, Quality
 from calibration.measurements import GameRound, Measurements, ToppleExperiment
 from calibration.topple_model import Batch, Step, Trial, phases
 from sim.params import Params
+from sim.seeds import stream
 
 DEFAULT_MARGIN_DEG = 0.5
 """The turn margin assumed without topple experiments (DESIGN.md 3: 0.5-0.7 deg for a 1 s turn)."""
@@ -117,7 +118,7 @@ def fit_likelihood(params: Params, measurements: Measurements, seed: int = 0,
     :class:`CalibrationError` for too few trials or outcomes that carry no information.
     """
     warnings: list[str] = []
-    rng = np.random.default_rng(seed)
+    rng = stream(seed, "likelihood")
     kinds = []
     for part, records, builder, names in (
             ("topple", measurements.topples, topple_trial, ("sigma_topple_mm", "turn_margin_deg")),

@@ -32,6 +32,7 @@ from calibration.measurements import GameRound, ToppleExperiment
 from calibration.topple_model import Batch
 from sim.geometry import deck_gradient, tilt_angle
 from sim.params import SCREWS, Params, load_params
+from sim.seeds import stream
 
 SEED = 2024
 OUT = Path(__file__).parent / "data" / "synthetic_measurements.toml"
@@ -105,7 +106,7 @@ def _topple_plan(rng: np.random.Generator) -> ToppleExperiment:
 
 def generate(seed: int = SEED, n_topple: int = 40, n_rounds: int = 60) -> str:
     """The TOML text of a synthetic measurement set."""
-    rng = np.random.default_rng(seed)
+    rng = stream(seed, "synthetic")
     params = true_params()
     t = TRUTH
     lines = [

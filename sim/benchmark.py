@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.physics_referee import PhysicsReferee
+from sim.seeds import stream
 from sim.tower import Placement, TowerState, Turn
 
 
@@ -32,10 +33,10 @@ def turn_situations(referee: PhysicsReferee, count: int, seed: int = 0,
     stacked are skipped, so every situation has 11 barrels standing)."""
     sizes = [spec.name for spec in referee.params.barrels for _ in range(spec.count)]
     situations: list[Situation] = []
-    for child in np.random.SeedSequence(seed).spawn(4 * count):
+    for i in range(4 * count):
         if len(situations) == count:
             break
-        rng = np.random.default_rng(child)
+        rng = stream(seed, "turn situation", i)
         order = list(rng.permutation(sizes))
         tower = referee.new_tower()
         for size in order[:-1]:

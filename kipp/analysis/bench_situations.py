@@ -33,6 +33,7 @@ from kipp.players.bots import Bot
 from kipp.rules.config import GameConfig
 from kipp.rules.play import play_game
 from sim.params import SCREWS, Params, load_params, physics_fingerprint
+from sim.seeds import derived_seed, stream
 from sim.tower import Decision, Placement, TowerState, Turn
 
 FORMAT = "kipp-benchmark-situations"
@@ -103,8 +104,9 @@ def candidates(params: Params, games: int, seed: int) -> list[tuple[int, bool, t
     from sim.physics_referee import PhysicsReferee
 
     found: list[tuple[int, bool, tuple, Decision | None]] = []
-    for game_seed in range(seed, seed + games):
-        config = GameConfig(players=("Bot 1", "Bot 2"), half_turn=game_seed % 2 == 1)
+    for g in range(games):
+        game_seed = derived_seed(seed, "benchmark game", g)
+        config = GameConfig(players=("Bot 1", "Bot 2"), half_turn=g % 2 == 1)
         recorder = _Recorder(PhysicsReferee(params))
         bots = [Bot(name, params=params) for name in config.players]
         play_game(config, recorder, bots, game_seed, params=params)
@@ -131,7 +133,7 @@ def generate(params: Params | None = None, *, games: int = 40, seed: int = 0, co
                                                            assessment.turn_margin_deg))
     near = np.flatnonzero(np.abs(margin) <= near_deg)
     far = np.flatnonzero(~(np.abs(margin) <= near_deg))
-    rng = np.random.default_rng(seed)
+    rng = stream(seed, "benchmark selection")
     if len(near) > near_share * count:  # keep some clear cases too, to measure agreement there
         near = np.sort(rng.choice(near, int(near_share * count), replace=False))
     fill = np.sort(rng.choice(far, min(len(far), count - len(near)), replace=False))

@@ -19,12 +19,13 @@ from pathlib import Path
 from kipp.analysis.difficulty import RefereeSpec, cached_referee
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.stats import mean_interval, wilson_interval
-from kipp.analysis.sweep import chunk_size, chunked, item_seed, run_with_progress
+from kipp.analysis.sweep import chunk_size, chunked, run_with_progress
 from kipp.players.models import DEFAULT_MODEL, make_bot
 from kipp.rules.config import GameConfig
 from kipp.rules.play import play_game
 from kipp.rules.replay import params_fingerprint
 from sim.params import Params
+from sim.seeds import derived_seed
 
 ARMS: dict[str, dict] = {
     "standard": {},
@@ -38,7 +39,7 @@ ARMS: dict[str, dict] = {
 
 def game_seed(root: int, g: int) -> int:
     """The seed of game ``g`` (a plain integer, to hand to ``kipp game --seed``)."""
-    return int(item_seed(root, g).generate_state(1, dtype="uint64")[0] >> 1)
+    return derived_seed(root, "game", g)
 
 
 def player_names(players: int) -> tuple[str, ...]:

@@ -24,7 +24,6 @@ from typing import Callable, Union
 
 import numpy as np
 
-from kipp.analysis.sweep import item_seed
 from kipp.players.bots import Bot
 from kipp.players.models import DEFAULT_MODEL, make_bot
 from kipp.rules.actions import PlaceAnywhere, Shuffle
@@ -32,6 +31,7 @@ from kipp.rules.config import GameConfig
 from kipp.rules.play import sample_chance
 from kipp.rules.state import CHANCE, GameState
 from sim.params import Params, load_params
+from sim.seeds import stream
 from sim.tower import Referee
 
 RefereeSpec = Union[str, Callable[[Params], Referee]]
@@ -70,8 +70,7 @@ class RoundModel:
 
 def round_streams(seed: int, k: int) -> tuple[np.random.Generator, np.random.Generator, np.random.Generator]:
     """(die, placement, wild) generators of round ``k`` under the root ``seed``."""
-    die, place, wild = item_seed(seed, k).spawn(3)
-    return np.random.default_rng(die), np.random.default_rng(place), np.random.default_rng(wild)
+    return stream(seed, "round", k, "die"), stream(seed, "round", k, "place"), stream(seed, "round", k, "wild")
 
 
 def play_round(order: tuple[str, ...], referee: Referee, bot: Bot, config: GameConfig,

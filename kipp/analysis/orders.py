@@ -22,12 +22,12 @@ from pathlib import Path
 import numpy as np
 
 from kipp.rules.config import GameConfig, distinct_lines
+from sim.seeds import stream
 
 LETTERS = {"L": "large", "M": "medium", "S": "small"}
 """Order letters -> barrel sizes of the catalogue."""
 _SIZE_LETTER = {size: letter for letter, size in LETTERS.items()}
 
-_SAMPLE_TAG = 0x5A_4D_50_4C  # "ZMPL": keeps the sample's stream apart from the rounds' streams
 
 
 class OrderError(ValueError):
@@ -118,7 +118,7 @@ def sample_orders(n: int, barrels: int, seed: int) -> list[tuple[str, ...]]:
     orders = all_orders(barrels)
     if not 1 <= n <= len(orders):
         raise OrderError(f"sample:{n}: expected 1 to {len(orders)} orders of {barrels} barrels")
-    rng = np.random.default_rng(np.random.SeedSequence([_SAMPLE_TAG, seed]))
+    rng = stream(seed, "order sample")
     picked = np.sort(rng.choice(len(orders), size=n, replace=False))
     return [orders[int(i)] for i in picked]
 

@@ -12,7 +12,7 @@ script that calls the analyses with ``workers > 1`` needs the usual
 
 Reproducibility does not come from here: every random stream a task uses is derived from
 the root seed and the *item* being simulated (a round index, a game index), never from
-the chunk, the worker or the order in which results come back (:func:`item_seed`).
+the chunk, the worker or the order in which results come back (:mod:`sim.seeds`).
 """
 
 from __future__ import annotations
@@ -23,23 +23,12 @@ import multiprocessing
 import os
 from typing import Callable, Iterable, Iterator
 
-import numpy as np
-
 DASK_CONNECT_TIMEOUT_S = 10
 """How long to try reaching a Dask scheduler before giving up, seconds."""
 
 
 class ExecutorError(RuntimeError):
     """The executor cannot be set up (Dask missing, scheduler unreachable)."""
-
-
-def item_seed(root: int, index: int) -> np.random.SeedSequence:
-    """The seed sequence of item ``index`` (a round, a game) under the root seed.
-
-    Identical to ``SeedSequence(root).spawn(n)[index]`` for any ``n > index``, so it
-    depends on nothing but the root and the index.
-    """
-    return np.random.SeedSequence(root, spawn_key=(index,))
 
 
 def default_workers() -> int:

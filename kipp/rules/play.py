@@ -1,8 +1,8 @@
 """Play whole games headless: bots decide, a referee judges, seeded chance.
 
-One root seed makes a game reproducible: ``numpy.random.SeedSequence(seed).spawn`` gives
-independent streams for the die, the shuffles and each bot, so a bot's placement errors
-do not depend on how often the die was rolled (common random numbers across variants).
+One root seed makes a game reproducible: the streams ``die``, ``shuffle`` and ``bot i`` of
+:mod:`sim.seeds` are independent, so a bot's placement errors do not depend on how often
+the die was rolled (common random numbers across variants).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from kipp.rules.actions import Action, Roll, Shuffle
 from kipp.rules.config import GameConfig
 from kipp.rules.state import CHANCE, GameState
 from sim.params import Params
+from sim.seeds import stream
 from sim.tower import Referee
 
 Observer = Callable[[GameState, Action], None]
@@ -39,9 +40,7 @@ def sample_chance(state: GameState, rng: np.random.Generator) -> Action:
 def game_streams(seed: int, n_players: int) -> tuple[np.random.Generator, np.random.Generator,
                                                       list[np.random.Generator]]:
     """The (die, shuffle, per-bot) generators of a game from its root seed."""
-    die, shuffle, *bots = np.random.SeedSequence(seed).spawn(2 + n_players)
-    return (np.random.default_rng(die), np.random.default_rng(shuffle),
-            [np.random.default_rng(s) for s in bots])
+    return stream(seed, "die"), stream(seed, "shuffle"), [stream(seed, "bot", i) for i in range(n_players)]
 
 
 def play_game(config: GameConfig, referee: Referee, bots: Sequence, seed: int, *,

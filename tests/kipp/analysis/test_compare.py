@@ -45,14 +45,16 @@ def test_game_g_of_an_arm_is_kipp_game_with_its_seed(monkeypatch):
 def test_arms_share_the_die_rolls_of_game_g():
     """Game g of every arm starts from one seed: the same die rolls and placement errors.
 
-    The first rolls and placements of game 1 of "standard" and "half turns" are equal (the
-    arms differ only in how far a sailor turns); game 2 is another game."""
+    The first rolls of game 1 of "standard" and "half turns" are equal, and so are the first
+    two placements (aimed at the tower spot and at the first barrel, which the recess
+    centres, so they differ only by the placement errors; later aims follow towers that the
+    arms tilt differently); game 2 is another game."""
 
     def opening(arm, g, n=5):
         events = play_arm_events(arm, 2, threshold(PARAMS), PARAMS, 3, g)
         faces = [e["face"] for e in events if e["event"] == "roll"][:n]
-        offsets = [e["offset_mm"] for e in events if e["event"] == "place"][:n]
-        assert len(faces) == len(offsets) == n
+        offsets = [e["offset_mm"] for e in events if e["event"] == "place"][:2]
+        assert len(faces) == n and len(offsets) == 2
         return faces, offsets
 
     assert opening("standard", 1) == opening("half turns", 1)

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import sqlite3
 
-import numpy as np
 import pytest
 
 from kipp.analysis.difficulty import RoundModel
 from kipp.analysis.orders import parse_order
-from kipp.analysis.sweep import ExecutorError, InProcessExecutor, chunk_size, item_seed, open_executor, run_tasks
+from kipp.analysis.sweep import ExecutorError, InProcessExecutor, chunk_size, open_executor, run_tasks
 from kipp.analysis.tune import TuneRun, run_sweep
 from sim.params import load_params
 
@@ -19,12 +18,6 @@ ORDERS = [parse_order(t) for t in ("LLLLMMMMSSSS", "SMLSMLSMLSML", "SSSSMMMMLLLL
 
 def _square(x):
     return x * x
-
-
-def test_item_seed_is_the_spawned_child():
-    children = np.random.SeedSequence(42).spawn(5)
-    for k in (0, 4):
-        assert item_seed(42, k).generate_state(4).tolist() == children[k].generate_state(4).tolist()
 
 
 def test_run_tasks_bounds_the_tasks_in_flight_and_sees_every_result():

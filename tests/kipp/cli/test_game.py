@@ -103,7 +103,7 @@ def test_malformed_params_file_is_one_line(tmp_path, fast_referee):
 
 @pytest.fixture
 def recording(tmp_path, fast_referee):
-    result = run("game", "--players", "Ann,Ben,Cid", "--seed", "10", "--sea-dogs", "--json")
+    result = run("game", "--players", "Ann,Ben,Cid", "--seed", "0", "--sea-dogs", "--json")  # has every event kind
     path = tmp_path / "game.jsonl"
     path.write_text(result.output)
     return path

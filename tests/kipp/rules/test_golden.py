@@ -4,7 +4,7 @@ diff against tests/kipp/rules/golden/*.txt.
 
 If a change is intended, regenerate the files and review the diff:
 
-    KIPP_REGENERATE_GOLDEN=1 pytest tests/kipp/test_golden.py
+    KIPP_REGENERATE_GOLDEN=1 pytest tests/kipp/rules/test_golden.py
 
 The games use the deterministic threshold referee and bots that place without error
 (sigma 0), so the files depend on the rules, the bots' policies and numpy's
