@@ -320,32 +320,48 @@ def balance_margins_of_aims(table: SizeTable, barrels: Sequence[BarrelPose], siz
     """
     s = table.index[size]
     n = len(barrels)
-    idx = np.array([table.index[b.size] for b in barrels])
+    idx = [table.index[b.size] for b in barrels] + [s]
     xyz = np.array([(b.x_m, b.y_m, b.z_m) for b in barrels])
-    mass, radius, height = table.mass_kg[idx], table.radius_m[idx], table.height_m[idx]
-    m_new, h_new = float(table.mass_kg[s]), float(table.height_m[s])
+    mass, radius, height = table.mass_kg[idx], table.radius_m[idx], table.height_m[idx]  # n+1, the new one last
+    m_new, h_new = mass[n], height[n]
     z_new = top_z_m + h_new / 2
-    suffix_m = np.cumsum(mass[::-1])[::-1] + m_new  # mass from barrel k up, the new one included
-    suffix_w = np.cumsum((mass[:, None] * xyz)[::-1], axis=0)[::-1]
+    suffix_m = np.cumsum(mass[n::-1])[::-1]  # (n+1,) mass from barrel k up, the new one included
+    weight = np.empty((n + 1, 3))
+    weight[:n] = mass[:n, None] * xyz
+    weight[n] = (0.0, 0.0, m_new * z_new)
+    suffix_w = np.cumsum(weight[::-1], axis=0)[::-1]  # the new barrel's (x, y) is added per aim below
     # per interface k = 0..n (n: the new barrel on the top face): the new barrel's share of the
-    # centre of mass above it, the tower's part of that centre, the lever, and the two discs
-    share = np.append(m_new / suffix_m, 1.0)
-    tower_part = np.vstack([suffix_w[:, :2] / suffix_m[:, None], [[0.0, 0.0]]])
-    lever = np.maximum(np.append((suffix_w[:, 2] + m_new * z_new) / suffix_m - (xyz[:, 2] - height / 2),
-                                 h_new / 2), 1e-9)
+    # centre of mass above it, the tower's part of that centre, and the lever
+    share = m_new / suffix_m
+    tower_part = suffix_w[:, :2] / suffix_m[:, None]
+    bottom = np.empty(n + 1)
+    bottom[:n] = xyz[:, 2] - height[:n] / 2
+    bottom[n] = top_z_m
+    lever = np.maximum(suffix_w[:, 2] / suffix_m - bottom, 1e-9)
     # the two discs of every interface, stacked: the barrel's own bottom disc (the new barrel's
     # moves with the aim) and the top disc of the one below (the deck: a disc of radius _FAR)
-    centres = np.stack([np.vstack([xyz[:, :2], [[0.0, 0.0]]]), np.vstack([[[0.0, 0.0]], xyz[:, :2]])])  # (2, n+1, 2)
-    moves = np.stack([np.append(np.zeros(n), 1.0), np.zeros(n + 1)]) - share  # (2, n+1)
-    r2 = np.stack([np.append(radius, table.radius_m[s]), np.concatenate([[_FAR], radius])]) ** 2
+    centres = np.zeros((2, n + 1, 2))
+    centres[0, :n] = xyz[:, :2]
+    centres[1, 1:] = xyz[:, :2]
+    moves = np.zeros((2, n + 1))
+    moves[0, n] = 1.0
+    moves -= share
+    r2 = np.empty((2, n + 1))
+    r2[0] = radius
+    r2[1, 0] = _FAR
+    r2[1, 1:] = radius[:n]
+    r2 *= r2
 
     gradients = np.asarray(gradients, dtype=float).reshape(-1, 2)
     slope = np.hypot(gradients[:, 0], gradients[:, 1])
     theta = np.arctan(slope)[:, None, None]
     level = slope <= 0
-    dx = np.where(level, math.cos(direction), -gradients[:, 0] / np.where(level, 1.0, slope))
-    dy = np.where(level, math.sin(direction), -gradients[:, 1] / np.where(level, 1.0, slope))
-    axes = np.stack([np.stack([dx, dy], axis=1), np.stack([-dy, dx], axis=1)], axis=2)  # (G, 2, 2): along, across
+    safe = np.where(level, 1.0, slope)
+    axes = np.empty((len(gradients), 2, 2))  # per gradient: columns along (downhill) and across
+    axes[:, 0, 0] = np.where(level, math.cos(direction), -gradients[:, 0] / safe)
+    axes[:, 1, 0] = np.where(level, math.sin(direction), -gradients[:, 1] / safe)
+    axes[:, 0, 1] = -axes[:, 1, 0]
+    axes[:, 1, 1] = axes[:, 0, 0]
     aim = aims @ axes  # (G, K, 2)
     fixed = (centres - tower_part)[None] @ axes[:, None]  # (G, 2, n+1, 2): disc centres minus centres of mass
     rel = fixed[:, :, None, :, :] + moves[None, :, None, :, None] * aim[:, None, :, None, :]  # (G, 2, K, n+1, 2)

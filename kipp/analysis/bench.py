@@ -15,6 +15,12 @@
   hybrid's routing is its own (:meth:`sim.hybrid_referee.HybridReferee.in_band`); the
   situations it sends to physics take the stored physics label, which is what re-running
   physics on them gives, physics being deterministic.
+- ``model_rounds_per_s``: rounds of ``kipp tune`` (one bot of each player model,
+  :mod:`kipp.players.models`, playing seeded orders to their end) per CPU second with the
+  fast referee, and ``model_round_cost``: each model's CPU time per round over the
+  ``casual`` model's, timed interleaved in one run (the balance aim's search is what makes
+  the difference; DESIGN.md 7 asks for at most 3x); ``model_barrel_cost``: the same per
+  barrel stacked (a better player's rounds last longer).
 - ``speedup_2_workers``: wall time of a small sweep of fast-referee games with
   ``--workers 1`` over that with ``--workers 2``, on the executors, chunking and bound on
   tasks in flight of ``kipp tune``/``kipp compare`` (:mod:`kipp.analysis.sweep`: in this process,
@@ -54,6 +60,8 @@ _CONFIG = GameConfig(players=("Bot 1", "Bot 2"))
 _GAMES = {"physics": (1, 6), "fast": (40, 300), "hybrid": (15, 100)}
 _TURN_SITUATIONS = (3, 20)
 _SWEEP_GAMES = (48, 1600)
+_MODEL_ROUNDS = (8, 200)
+"""Rounds per player model (quick, full) for :func:`model_rounds_per_s`."""
 
 
 def _cpu(fn: Callable[[], object], at_least_s: float = 0.0) -> tuple[float, int]:
@@ -99,6 +107,36 @@ def rounds_per_s(referee_name: str, params: Params, games: int, seed: int) -> tu
     start = time.process_time()
     rounds = play_games(referee, params, range(seed, seed + games))
     return rounds / (time.process_time() - start), referee
+
+
+def model_rounds_per_s(params: Params, rounds: int, seed: int) -> dict:
+    """Fast-referee rounds per CPU second of each player model, and each one's cost over ``casual``'s.
+
+    The models take turns round by round (the same orders and luck for all), so a change of
+    machine load hits them alike; the total CPU time of each model's rounds is compared.
+    """
+    from kipp.analysis.difficulty import RoundModel, play_round
+    from kipp.analysis.orders import sample_orders
+    from kipp.players.models import MODELS
+
+    referee = make_referee("fast", params)
+    orders = sample_orders(max(1, rounds // 4), 12, seed)
+    models = {name: RoundModel(player=name) for name in MODELS}
+    bots = {name: m.bot(params) for name, m in models.items()}
+    spent = dict.fromkeys(models, 0.0)
+    stacked = dict.fromkeys(models, 0)
+    played = 0
+    for i in range(rounds):
+        order = orders[i % len(orders)]
+        for name, model in models.items():
+            start = time.process_time()
+            stacked[name] += play_round(order, referee, bots[name], model.config(), seed, i).stacked
+            spent[name] += time.process_time() - start
+        played += 1
+    per_barrel = {name: spent[name] / max(1, stacked[name]) for name in models}
+    return {"model_rounds_per_s": {name: played / t for name, t in spent.items()},
+            "model_round_cost": {name: t / spent["casual"] for name, t in spent.items()},
+            "model_barrel_cost": {name: t / per_barrel["casual"] for name, t in per_barrel.items()}}
 
 
 def _sweep_task(params: Params, seeds: list[int]) -> int:
@@ -195,6 +233,8 @@ def measure(params: Params | None = None, *, quick: bool = False, seed: int = 0,
         result["rounds_per_s_per_core"][name] = rate
         if name == "hybrid":
             result["hybrid_physics_share_games"] = referee.physics_calls / max(1, referee.decisions)
+    say("player models' rounds")
+    result.update(model_rounds_per_s(params, _MODEL_ROUNDS[level], seed))
     say("sweep on 1 and 2 workers")
     one = sweep_seconds(1, _SWEEP_GAMES[level], seed, params)
     two = sweep_seconds(2, _SWEEP_GAMES[level], seed, params)
@@ -227,6 +267,10 @@ def table(result: dict) -> str:
         lines.append(f"{'agreement with physics, ' + name:<44} {value:>12.1%}   of {n} situations")
     lines.append(f"{'hybrid decisions sent to physics (set/games)':<44} "
                  f"{result['hybrid_physics_share']:>6.1%} / {result['hybrid_physics_share_games']:.1%}")
+    for name, rate in result["model_rounds_per_s"].items():
+        lines.append(f"{'fast rounds per CPU second, player ' + name:<44} {rate:>12,.0f} /s   "
+                     f"{result['model_round_cost'][name]:.2f}x casual's per round, "
+                     f"{result['model_barrel_cost'][name]:.2f}x per barrel")
     if "viewer" in result:
         view = result["viewer"]["tower12"] or result["viewer"]["all"]
         lines.append(f"{'viewer frame time, median / p99':<44} {view['median_ms']:>6.1f} / {view['p99_ms']:.1f} ms")

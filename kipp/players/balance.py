@@ -78,6 +78,8 @@ class BalanceJudge:
         self.params = params
         self.table = SizeTable.from_params(params)
         self._wall_rad = math.radians(params.fast.recess_wall_contact_deg)
+        self._radius = {spec.name: spec.end_diameter_m / 2 for spec in params.barrels}
+        self._height = {spec.name: spec.height_m for spec in params.barrels}
         # the deck plane is linear in the screw heights: (gx, gy) = rows @ turns, solved once
         self._rows = np.array([deck_gradient(params.ship, dict.fromkeys(SCREWS, 0.0) | {s: 1.0}) for s in SCREWS]).T
 
@@ -118,21 +120,21 @@ class BalanceJudge:
     def reach_m(self, tower: TowerState, size: str) -> float:
         """How far from the top barrel's centre the player may aim (m): :data:`AIM_REACH` of the
         smaller end radius of the barrel to set and the top barrel."""
-        radius = self.params.barrel(size).end_diameter_m / 2
+        radius = self._radius[size]
         if tower.barrels:
-            radius = min(radius, self.params.barrel(tower.barrels[-1].size).end_diameter_m / 2)
+            radius = min(radius, self._radius[tower.barrels[-1].size])
         return AIM_REACH * radius
 
     def candidate_aims(self, tower: TowerState, size: str,
                        uphill: Sequence[tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
         """(K, 2) deck-frame aims (metres) and their distances from the top centre as shares of
-        the reach: the top centre, a coarse compass of :data:`_COMPASS` rays at :data:`_RADII`,
-        and fine rays along the given uphill directions (unit vectors) at
-        :data:`_UPHILL_STEPS` distances."""
-        parts = [_COMPASS_GRID]
-        if uphill:
-            parts.append((_ALONG[None, :, None] * np.asarray(uphill)[:, None, :]).reshape(-1, 2))
-        unit = np.vstack(parts)
+        the reach: the top centre and fine rays along the given uphill directions (unit
+        vectors) at :data:`_UPHILL_STEPS` distances; with no uphill direction (the deck stays
+        level), a coarse compass of :data:`_COMPASS` rays at :data:`_RADII`."""
+        if uphill:  # the fine rays, and the centre
+            unit = np.vstack([[[0.0, 0.0]], (_ALONG[None, :, None] * np.asarray(uphill)[:, None, :]).reshape(-1, 2)])
+        else:  # the deck stays level: no direction to prefer
+            unit = _COMPASS_GRID
         return self.reach_m(tower, size) * unit + tower.top_xy(), np.hypot(unit[:, 0], unit[:, 1])
 
     # --- the judgements -------------------------------------------------------------------
@@ -148,19 +150,23 @@ class BalanceJudge:
         """
         if not tower.barrels:
             return 0.0, 0.0, sailors[0], math.inf
-        now = self.gradient(tower.turns_by_sailor())
-        afters = [self.gradient_after(tower, s, fraction) for s in sailors]
-        up_now = _unit(now)
+        turns = np.array(tower.turns, dtype=float)
+        steps = np.zeros((1 + len(sailors), 3))
+        for i, sailor in enumerate(sailors, start=1):
+            steps[i, SCREWS.index(sailor)] = fraction
+        gradients = (turns + steps) @ self._rows.T  # (1 + sailors, 2): today's, then after each sailor's turn
+        up_now = _unit(gradients[0])
         uphill = []
-        for after in afters:
+        for after in gradients[1:]:
             up = _unit(after)
             if up is not None:
                 uphill.append(up)
                 if up_now is not None and (mid := _unit((up[0] + up_now[0], up[1] + up_now[1]))) is not None:
                     uphill.append(mid)
         aims, share = self.candidate_aims(tower, size, uphill)
-        margins = balance_margins_of_aims(self.table, tower.barrels, size, tower.top_height_m(self.params), aims,
-                                          np.array([now] + afters), tower.slice_direction_rad)
+        top = tower.barrels[-1]
+        margins = balance_margins_of_aims(self.table, tower.barrels, size, top.z_m + self._height[top.size] / 2,
+                                          aims, gradients, tower.slice_direction_rad)
         worst = np.minimum(margins[:1], margins[1:])  # (sailors, K)
         # among aims equally good (the margins are flat across the tilt), the one nearer the centre
         worst = worst - _TIE_RAD * share
@@ -194,9 +200,9 @@ class BalanceJudge:
         return float(crashed.mean())
 
 
-def _unit(gradient: tuple[float, float]) -> tuple[float, float] | None:
+def _unit(gradient) -> tuple[float, float] | None:
     """The uphill unit vector of a deck gradient (the direction the deck rises), None if level."""
-    gx, gy = gradient
+    gx, gy = float(gradient[0]), float(gradient[1])
     slope = math.hypot(gx, gy)
     if slope < 1e-12:
         return None
