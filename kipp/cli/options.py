@@ -105,10 +105,10 @@ def check_output(option: str, path: str | Path | None, *, suffix: str | None = N
         return None
     text = str(path)
     target = Path(text)
-    if suffix is not None and target.suffix.lower() != suffix:
-        raise UserError(f"{option}: expected a {suffix} file name, got {text!r}")
     if not text or text.endswith(("/", os.sep)) or target.is_dir():
         raise UserError(f"{option}: {text} is a folder; give a file name in it")
+    if suffix is not None and target.suffix.lower() != suffix:
+        raise UserError(f"{option}: expected a {suffix} file name, got {text!r}")
     folder = target.parent
     ancestor = folder
     while not ancestor.exists() and ancestor != ancestor.parent:

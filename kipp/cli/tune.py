@@ -191,8 +191,11 @@ def tune(orders_spec: str, rounds: int, barrels: int, half_turn: bool, sigma_mm:
         orders = resolve_orders(orders_spec, barrels, seed)
     except OrderError as error:
         raise UserError(f"--orders: {error}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise UserError(f"--orders: cannot read {orders_spec} ({getattr(error, 'strerror', None) or error})") from None
+    except UnicodeDecodeError as error:
+        raise UserError(f"--orders: {orders_spec} is not UTF-8 text (byte 0x{error.object[error.start]:02x} at "
+                        f"offset {error.start}); expected one order per line") from None
+    except OSError as error:
+        raise UserError(f"--orders: cannot read {orders_spec} ({error.strerror or error})") from None
     run = TuneRun(RoundModel(barrels, half_turn, sigma, wild), seed, rounds, referee_name,
                   params_fingerprint(params), orders_spec)
     workers = workers or default_workers()
