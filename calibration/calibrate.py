@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from calibration.direct_fit import CalibrationError, Fitted, Quality, fit_barrels, fit_friction, fit_pitch, fit_screws
 from calibration.likelihood_fit import N_DRAWS, fit_likelihood
@@ -106,13 +107,16 @@ def _load(start_path: str | Path | None, overrides: dict) -> Params:
 
 
 def calibrate(measurements: Measurements, start_path: str | Path | None = None, *, seed: int = 0,
-              n_draws: int = N_DRAWS) -> Calibration:
+              n_draws: int = N_DRAWS, progress: Callable[[str], None] | None = None) -> Calibration:
     """Fit every parameter the measurements inform; see the module docstring.
 
-    ``seed`` fixes the placement draws of the simulated likelihood. Raises
-    :class:`CalibrationError` for too little data, contradictions or unphysical fits.
+    ``seed`` fixes the placement draws of the simulated likelihood. ``progress`` is told
+    the name of each stage as it starts. Raises :class:`CalibrationError` for too little
+    data, contradictions or unphysical fits.
     """
+    say = progress or (lambda stage: None)
     start = _load(start_path, {})
+    say("direct fits: screw pitch, screw positions, barrels")
     fitted: list[Fitted] = []
     quality: list[Quality] = []
     warnings: list[str] = []
@@ -128,6 +132,7 @@ def calibrate(measurements: Measurements, start_path: str | Path | None = None, 
         _set(overrides, f.key, f.value)
     params = _load(start_path, overrides)
     if measurements.slides:
+        say(f"friction from {len(measurements.slides)} slide tests")
         mu, q = fit_friction(measurements, params.ship)
         _check_bounds(mu)
         fitted.append(mu)
@@ -138,6 +143,9 @@ def calibrate(measurements: Measurements, start_path: str | Path | None = None, 
         if q.p_value is not None and q.p_value < 0.001:
             warnings.append(f"{q.part}: the groups disagree (p = {q.p_value:.1e}) but the model has one value "
                             "for all; check the measurements")
+    if measurements.topples or measurements.rounds:
+        say(f"placement skill and turn margin from {len(measurements.topples)} topple experiments and "
+            f"{len(measurements.rounds)} game rounds ({n_draws} draws each; the slow part)")
     more, more_quality, more_warnings = fit_likelihood(params, measurements, seed=seed, n_draws=n_draws)
     if not fitted and not more:
         raise CalibrationError("the measurement file holds no data to fit")

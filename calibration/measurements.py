@@ -24,19 +24,26 @@ are in the key names, lengths in mm, masses in g, angles in degrees):
   round was completed). Rules of DESIGN.md 4: the first turn always places, later a
   blue roll places nothing.
 
-Every problem raises :class:`MeasurementError` (a ``ValueError``) naming the key, e.g.
-``topple[3].fell_after_turn: must be between 1 and 6, got 9``.
+Every problem raises :class:`MeasurementError` (a ``ValueError``, the measurement files'
+kind of :class:`sim.toml_schema.TomlError`, checked by the same rules as the parameter
+files) naming the file and the key, e.g.
+``m.toml: topple[3].fell_after_turn: must be an integer between 1 and 6, got 9``.
 """
 
 from __future__ import annotations
 
-import math
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
 from sim.params import SCREWS
+from sim.toml_schema import TomlError, raising, read_toml
+from sim.toml_schema import boolean as _boolean
+from sim.toml_schema import known as _known
+from sim.toml_schema import number as _number
+from sim.toml_schema import required as _required
+from sim.toml_schema import table as _table
+from sim.toml_schema import tables as _tables
 
 PAIRS = ("barrel-deck", "barrel-barrel")
 BARREL_KEYS = ("height_mm", "end_diameter_mm", "belly_diameter_mm", "mass_g")
@@ -44,7 +51,7 @@ WILD = "wild"
 FACES = SCREWS + (WILD,)
 
 
-class MeasurementError(ValueError):
+class MeasurementError(TomlError):
     """A measurement file is unreadable, malformed or inconsistent; the message names the key."""
 
 
@@ -108,40 +115,6 @@ class Measurements:
 _TOP = ("meta", "screw_rise", "screws", "barrels", "slide", "topple", "round")
 
 
-def _number(key: str, value: Any, *, positive: bool = False, non_negative: bool = False) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise MeasurementError(f"{key}: expected a finite number, got {value!r}")
-    if positive and not value > 0:
-        raise MeasurementError(f"{key}: must be > 0, got {value!r}")
-    if non_negative and not value >= 0:
-        raise MeasurementError(f"{key}: must be >= 0, got {value!r}")
-    return float(value)
-
-
-def _table(key: str, value: Any) -> Mapping:
-    if not isinstance(value, Mapping):
-        raise MeasurementError(f"{key}: expected a table, got {value!r}")
-    return value
-
-
-def _tables(key: str, value: Any) -> list[Mapping]:
-    if not isinstance(value, list):
-        raise MeasurementError(f"{key}: expected an array of tables ([[{key}]]), got {value!r}")
-    return [_table(f"{key}[{i}]", item) for i, item in enumerate(value)]
-
-
-def _known(key: str, table: Mapping, allowed: tuple[str, ...]) -> None:
-    for name in table:
-        if name not in allowed:
-            raise MeasurementError(f"{key}.{name}: unknown key (expected one of: {', '.join(allowed)})")
-
-
-def _required(key: str, table: Mapping, name: str) -> Any:
-    if name not in table:
-        raise MeasurementError(f"{key}.{name}: missing")
-    return table[name]
-
-
 def _readings(key: str, value: Any, *, positive: bool) -> tuple[float, ...]:
     values = value if isinstance(value, list) else [value]
     if not values:
@@ -202,8 +175,7 @@ def _round(key: str, table: Mapping, sizes: tuple[str, ...]) -> GameRound:
             raise MeasurementError(f"{key}.rolls[{i}]: unknown face {face!r}; "
                                    "expected red, yellow, blue or wild:SAILOR")
     crashed = _required(key, table, "crashed")
-    if not isinstance(crashed, bool):
-        raise MeasurementError(f"{key}.crashed: expected true or false, got {crashed!r}")
+    _boolean(f"{key}.crashed", crashed)
     result = GameRound(order, tuple(rolls), _revolutions(key, table), crashed)
     placed = 0
     for k, (_, places) in enumerate(result.turns()):
@@ -239,14 +211,18 @@ def _slide(key: str, table: Mapping, sizes: tuple[str, ...]) -> SlideTest:
 
 def parse_measurements(raw: Mapping, sizes: tuple[str, ...] = ("large", "medium", "small")) -> Measurements:
     """Check raw TOML tables (see the module docstring) and return :class:`Measurements`."""
+    with raising(MeasurementError):
+        return _parse(raw, sizes)
+
+
+def _parse(raw: Mapping, sizes: tuple[str, ...]) -> Measurements:
     for name in raw:
         if name not in _TOP:
             raise MeasurementError(f"{name}: unknown section (expected one of: {', '.join(_TOP)})")
     meta = _table("meta", raw.get("meta", {}))
     _known("meta", meta, ("description", "synthetic", "length_resolution_mm", "mass_resolution_g"))
     synthetic = meta.get("synthetic", False)
-    if not isinstance(synthetic, bool):
-        raise MeasurementError(f"meta.synthetic: expected true or false, got {synthetic!r}")
+    _boolean("meta.synthetic", synthetic)
     resolutions = {k: (_number(f"meta.{k}", meta[k], positive=True) if k in meta else None)
                    for k in ("length_resolution_mm", "mass_resolution_g")}
 
@@ -296,16 +272,5 @@ def parse_measurements(raw: Mapping, sizes: tuple[str, ...] = ("large", "medium"
 
 def load_measurements(path: str | Path, sizes: tuple[str, ...] = ("large", "medium", "small")) -> Measurements:
     """Read and check a measurement file; :class:`MeasurementError` names the file and the key."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise MeasurementError(f"{path}: cannot read measurement file ({error.strerror})") from None
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise MeasurementError(f"{path}: not valid TOML ({error})") from None
-    try:
-        return parse_measurements(raw, sizes)
-    except MeasurementError as error:
-        raise MeasurementError(f"{path}: {error}") from None
+    with raising(MeasurementError, path):
+        return parse_measurements(read_toml(path, "measurement file"), sizes)

@@ -4,21 +4,23 @@ Without a start file the output holds only the calibrated keys (a partial file: 
 left out keep the shipped defaults when loaded with ``--params``). With a start file
 (``--params START``) the output is START with the calibrated keys replaced, so it alone
 reproduces START plus the calibration. Every calibrated key carries its interval as a
-comment; the likelihood parameters, which the parameter file has no key for, are comments
-in the header. The file is written to a temporary name, checked with ``load_params`` and
-only then moved into place: a failure never leaves a half-written file.
+comment; the likelihood parameters are comments in the header, and the recorded players'
+placement skill becomes ``placement.sigma_mm``. The TOML is written by
+:func:`sim.toml_schema.dump_toml`, the writer of ``kipp params``. The file is written to
+a temporary name, checked with ``load_params`` and only then moved into place: a failure
+never leaves a half-written file.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import tomllib
 from pathlib import Path
 from typing import Mapping
 
 from calibration.calibrate import Calibration
 from sim.params import ParamsError, load_params
+from sim.toml_schema import dump_toml, raising, read_toml
 
 _USES = {
     "sigma_topple_mm": "placement error of the topple experimenter (not a parameter-file key)",
@@ -34,37 +36,13 @@ def _merge(base: dict, extra: Mapping) -> dict:
     return out
 
 
-def _scalar(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return repr(round(value, 6))
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    raise ValueError(f"cannot write {value!r} to a parameter file")
-
-
-def _tables(tables: Mapping, prefix: str, comments: Mapping[str, str], lines: list[str]) -> None:
-    scalars = [(k, v) for k, v in tables.items() if not isinstance(v, Mapping)]
-    if scalars and prefix:
-        lines.append(f"\n[{prefix}]")
-    for key, value in scalars:
-        full = f"{prefix}.{key}" if prefix else key
-        note = f"  # {comments[full]}" if full in comments else ""
-        lines.append(f"{key} = {_scalar(value)}{note}")
-    for key, value in tables.items():
-        if isinstance(value, Mapping):
-            _tables(value, f"{prefix}.{key}" if prefix else key, comments, lines)
-
-
 def params_text(result: Calibration, start_path: str | Path | None = None, source: str = "",
                 seed: int = 0) -> str:
     """The TOML text of the calibrated parameter file."""
     base: dict = {}
     if start_path is not None:
-        base = tomllib.loads(Path(start_path).read_text(encoding="utf-8"))
+        with raising(ParamsError):
+            base = read_toml(start_path, "parameter file")
     tables = _merge(base, result.overrides)
     comments = {}
     header = ["# Kipp, Kipp, Ahoi! parameters calibrated by `kipp calibrate`",
@@ -81,9 +59,7 @@ def params_text(result: Calibration, start_path: str | Path | None = None, sourc
             comments["placement.sigma_mm"] = f"calibrated: {interval}, n = {f.n} ({f.source})"
         else:
             header.append(f"# {f.key} = {f.value:.4g} ({interval}, n = {f.n} {f.source}): {_USES.get(f.key, '')}")
-    lines = list(header)
-    _tables(tables, "", comments, lines)
-    return "\n".join(lines).replace("\n\n\n", "\n\n") + "\n"
+    return "\n".join(header) + "\n\n" + dump_toml(tables, comments, float_digits=6)
 
 
 def write_params(result: Calibration, out: str | Path, start_path: str | Path | None = None, source: str = "",

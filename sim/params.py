@@ -5,8 +5,12 @@ Parameters live in TOML files whose keys carry their units (``*_mm``, ``*_deg``,
 overlays a user's file (which names only what it changes) and returns frozen
 dataclasses in SI units (metres, kilograms, seconds, radians).
 
-A bad file raises :class:`ParamsError` (a ``ValueError``) whose message names the key
-and the problem, e.g. ``barrels.small.mass_g: must be > 0, got -5.3``.
+A bad file raises :class:`ParamsError` (a ``ValueError``, the parameter files' kind of
+:class:`sim.toml_schema.TomlError`) whose message names the file, the key and the problem,
+e.g. ``my.toml: barrels.small.mass_g: must be > 0, got -5.3``. Values outside a plausible
+range (see the schema below) and sets that would make one physics decision take more
+than :data:`MAX_DECISION_STEPS` steps are refused the same way. :func:`params_toml`
+writes a resolved set back as TOML.
 
 >>> params = load_params()
 >>> params.barrel("large").height_m
@@ -19,11 +23,26 @@ from __future__ import annotations
 
 import hashlib
 import math
-import tomllib
 from dataclasses import dataclass, fields
 from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
+
+from sim.toml_schema import (
+    NON_NEGATIVE,
+    POSITIVE,
+    EachTable,
+    Number,
+    OneOf,
+    Text,
+    TomlError,
+    dump_toml,
+    loads_toml,
+    merge,
+    raising,
+    read_toml,
+    required,
+)
 
 SCREWS = ("red", "yellow", "blue")
 """The three sailors, named by cap colour."""
@@ -31,8 +50,8 @@ SCREWS = ("red", "yellow", "blue")
 PROFILES = ("smooth", "constant")
 
 
-class ParamsError(ValueError):
-    """A parameter file is unreadable or a value in it is impossible."""
+class ParamsError(TomlError):
+    """A parameter file is unreadable or a value in it is impossible (a ``ValueError``)."""
 
 
 @dataclass(frozen=True)
@@ -116,7 +135,9 @@ class SettleParams:
 
 @dataclass(frozen=True)
 class CrashParams:
-    """When a barrel no longer rests on its support (DESIGN.md 3.4)."""
+    """When a barrel no longer rests on its support: turned more than ``max_relative_tilt_rad``
+    against the barrel (or deck) below it, or its bottom face's centre lifted more than
+    ``max_lift_m`` off that support's top face."""
 
     max_relative_tilt_rad: float
     max_lift_m: float
@@ -183,58 +204,89 @@ class Params:
         raise ParamsError(f"unknown barrel size {name!r}; expected one of {names}")
 
 
-# --- the schema: TOML key -> (type, check) ------------------------------------------
+# --- the schema: TOML key -> spec (sim.toml_schema) -------------------------------------
+#
+# Every value must be of its type and sign (the plain "must be > 0" rules), and within a
+# plausible range for a wooden toy and a solver that still decides in bounded time. The
+# ranges are wide on purpose (a calibrated or experimental set must fit), and refuse what
+# would break or hang the physics:
+#
+# - ship: thread pitch 0.1-20 mm per turn, deck half-length 20-500 mm, deck 1-100 mm
+#   thick, recess 1-200 mm wide and 0-20 mm deep, screws within 1 m of the tower spot;
+# - turn: 0.05-20 revolutions per second (slower turns take minutes of simulated time);
+# - barrels: 1-20 of a size, 5-200 mm tall and wide, 0.5-1000 g;
+# - placement error 0-20 mm; friction mu 0.01-2;
+# - solver: 60-20000 steps per second (below 60 the solver diverges at once; at least one
+#   step per 60 Hz frame), 1-1000 iterations, collision slop 0-1 mm, gravity 0.1-100 m/s^2;
+# - settle: drop height 0-50 mm, settle time 0.05-30 s, window 0.001-10 s (and shorter
+#   than the settle time), energy fraction 0-1 (above 1 "calm" would include energies
+#   that topple the tower);
+# - crash: relative tilt 1-89 deg, lift 0.1-100 mm;
+# - fast: margins within +-90 deg, +-1000 deg/m, +-100 deg per deg/s^2; band and wall
+#   contact 0-90 deg; creep within +-0.1 rad and +-10 mm.
+#
+# Besides, a physics decision (place, settle, one full turn, settle) may take at most
+# MAX_DECISION_STEPS solver steps and MAX_DECISION_WORK steps x iterations.
 
-_POSITIVE = "positive"
-_NON_NEGATIVE = "non-negative"
-_ANY = "any"
+MAX_DECISION_STEPS = 200_000
+"""Solver steps one physics decision may take: place and settle (``settle.max_time_s``),
+then a full turn (``1 / turn.rate_rev_per_s``) and settle again, at ``solver.steps_per_second``.
+The defaults need 2,400; 200,000 steps of a 12-barrel tower take about 10 s of CPU here."""
+
+MAX_DECISION_WORK = 10_000_000
+"""Solver steps times ``solver.iterations`` one decision may take (the defaults: 96,000; the
+cost of a step grows with the iterations, about 10 + 0.8 x iterations microseconds for 12
+barrels here, so this also keeps a decision to about 10 s)."""
 
 _SCHEMA: dict[str, Any] = {
     "ship": {
-        "thread_pitch_mm": (float, _POSITIVE),
-        "deck_half_length_mm": (float, _POSITIVE),
-        "deck_thickness_mm": (float, _POSITIVE),
-        "recess_diameter_mm": (float, _POSITIVE),
-        "recess_depth_mm": (float, _NON_NEGATIVE),
-        "screws": {name: {"x_mm": (float, _ANY), "y_mm": (float, _ANY)} for name in SCREWS},
+        "thread_pitch_mm": Number(POSITIVE, 0.1, 20.0),
+        "deck_half_length_mm": Number(POSITIVE, 20.0, 500.0),
+        "deck_thickness_mm": Number(POSITIVE, 1.0, 100.0),
+        "recess_diameter_mm": Number(POSITIVE, 1.0, 200.0),
+        "recess_depth_mm": Number(NON_NEGATIVE, 0.0, 20.0),
+        "screws": {name: {"x_mm": Number(None, -1000.0, 1000.0), "y_mm": Number(None, -1000.0, 1000.0)}
+                   for name in SCREWS},
     },
-    "turn": {"rate_rev_per_s": (float, _POSITIVE), "profile": (str, PROFILES)},
-    "barrels": "barrels",
-    "placement": {"sigma_mm": (float, _NON_NEGATIVE)},
-    "friction": {"mu": (float, _POSITIVE)},
+    "turn": {"rate_rev_per_s": Number(POSITIVE, 0.05, 20.0, why="a slower turn takes minutes to simulate"),
+             "profile": OneOf(PROFILES)},
+    "barrels": EachTable({
+        "colour": Text(),
+        "count": Number(POSITIVE, 1, 20, integer=True),
+        "height_mm": Number(POSITIVE, 5.0, 200.0),
+        "end_diameter_mm": Number(POSITIVE, 5.0, 200.0),
+        "belly_diameter_mm": Number(POSITIVE, 5.0, 200.0),
+        "mass_g": Number(POSITIVE, 0.5, 1000.0),
+    }),
+    "placement": {"sigma_mm": Number(NON_NEGATIVE, 0.0, 20.0)},
+    "friction": {"mu": Number(POSITIVE, 0.01, 2.0)},
     "solver": {
-        "steps_per_second": (int, _POSITIVE),
-        "iterations": (int, _POSITIVE),
-        "collision_slop_mm": (float, _NON_NEGATIVE),
-        "gravity_m_s2": (float, _POSITIVE),
+        "steps_per_second": Number(POSITIVE, 60, 20_000, integer=True,
+                                   why="fewer make the solver diverge; more take too long"),
+        "iterations": Number(POSITIVE, 1, 1000, integer=True),
+        "collision_slop_mm": Number(NON_NEGATIVE, 0.0, 1.0),
+        "gravity_m_s2": Number(POSITIVE, 0.1, 100.0),
     },
     "settle": {
-        "drop_height_mm": (float, _NON_NEGATIVE),
-        "max_time_s": (float, _POSITIVE),
-        "window_s": (float, _POSITIVE),
-        "energy_fraction": (float, _POSITIVE),
+        "drop_height_mm": Number(NON_NEGATIVE, 0.0, 50.0),
+        "max_time_s": Number(POSITIVE, 0.05, 30.0),
+        "window_s": Number(POSITIVE, 0.001, 10.0),
+        "energy_fraction": Number(POSITIVE, 0.0, 1.0),
     },
-    "crash": {"max_relative_tilt_deg": (float, _POSITIVE), "max_lift_mm": (float, _POSITIVE)},
+    "crash": {"max_relative_tilt_deg": Number(POSITIVE, 1.0, 89.0), "max_lift_mm": Number(POSITIVE, 0.1, 100.0)},
     "fast": {
-        "turn_margin_deg": (float, _ANY),
-        "turn_margin_deg_per_m": (float, _ANY),
-        "turn_margin_s2": (float, _ANY),
-        "place_margin_deg": (float, _ANY),
-        "hybrid_band_deg": (float, _NON_NEGATIVE),
-        "recess_wall_contact_deg": (float, _NON_NEGATIVE),
-        "creep_lean_rad": (float, _ANY),
-        "creep_placed_mm": (float, _ANY),
+        "turn_margin_deg": Number(None, -90.0, 90.0),
+        "turn_margin_deg_per_m": Number(None, -1000.0, 1000.0),
+        "turn_margin_s2": Number(None, -100.0, 100.0),
+        "place_margin_deg": Number(None, -90.0, 90.0),
+        "hybrid_band_deg": Number(NON_NEGATIVE, 0.0, 90.0),
+        "recess_wall_contact_deg": Number(NON_NEGATIVE, 0.0, 90.0),
+        "creep_lean_rad": Number(None, -0.1, 0.1),
+        "creep_placed_mm": Number(None, -10.0, 10.0),
     },
 }
 
-_BARREL_SCHEMA = {
-    "colour": (str, _ANY),
-    "count": (int, _POSITIVE),
-    "height_mm": (float, _POSITIVE),
-    "end_diameter_mm": (float, _POSITIVE),
-    "belly_diameter_mm": (float, _POSITIVE),
-    "mass_g": (float, _POSITIVE),
-}
+_BARREL_KEYS = tuple(_SCHEMA["barrels"].schema)
 
 
 def physics_fingerprint(params: Params) -> str:
@@ -244,60 +296,19 @@ def physics_fingerprint(params: Params) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _check_value(key: str, value: Any, kind: type, check: Any) -> Any:
-    if kind is float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ParamsError(f"{key}: expected a number, got {value!r}")
-        value = float(value)
-        if not math.isfinite(value):
-            raise ParamsError(f"{key}: must be a finite number, got {value!r}")
-    elif kind is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ParamsError(f"{key}: expected an integer, got {value!r}")
-    elif not isinstance(value, kind):
-        raise ParamsError(f"{key}: expected a {kind.__name__}, got {value!r}")
-    if check == _POSITIVE and not value > 0:
-        raise ParamsError(f"{key}: must be > 0, got {value!r}")
-    if check == _NON_NEGATIVE and not value >= 0:
-        raise ParamsError(f"{key}: must be >= 0, got {value!r}")
-    if isinstance(check, tuple) and value not in check:
-        raise ParamsError(f"{key}: must be one of {', '.join(check)}, got {value!r}")
-    return value
-
-
-def _merge(base: dict, override: Mapping, schema: Any, prefix: str) -> dict:
-    """Overlay ``override`` on ``base`` (both raw TOML tables), validating every key."""
-    merged = dict(base)
-    for key, value in override.items():
-        path = f"{prefix}{key}"
-        if schema == "barrels":
-            sub_schema: Any = _BARREL_SCHEMA
-        elif isinstance(schema, dict) and key in schema:
-            sub_schema = schema[key]
-        else:
-            expected = ", ".join(sorted(schema)) if isinstance(schema, dict) else ""
-            raise ParamsError(f"{path}: unknown key (expected one of: {expected})")
-        if isinstance(sub_schema, (dict, str)):
-            if not isinstance(value, Mapping):
-                raise ParamsError(f"{path}: expected a table, got {value!r}")
-            merged[key] = _merge(base.get(key, {}), value, sub_schema, path + ".")
-        else:
-            merged[key] = _check_value(path, value, *sub_schema)
-    return merged
-
-
-def _require(table: Mapping, key: str, prefix: str) -> Any:
-    if key not in table:
-        raise ParamsError(f"{prefix}{key}: missing")
-    return table[key]
+def decision_steps(params: Params, revolutions: float = 1.0) -> int:
+    """The most solver steps one physics decision can take: a placement settling for
+    ``settle.max_time_s``, then a turn of ``revolutions`` and ``settle.max_time_s`` more."""
+    seconds = 2 * params.settle.max_time_s + abs(revolutions) / params.turn.rate_rev_per_s
+    return math.ceil(seconds * params.solver.steps_per_second)
 
 
 def _barrel(name: str, raw: Mapping) -> BarrelSpec:
-    prefix = f"barrels.{name}."
-    values = {key: _require(raw, key, prefix) for key in _BARREL_SCHEMA}
+    prefix = f"barrels.{name}"
+    values = {key: required(prefix, raw, key) for key in _BARREL_KEYS}
     if values["belly_diameter_mm"] < values["end_diameter_mm"]:
         raise ParamsError(
-            f"{prefix}belly_diameter_mm: must be >= end_diameter_mm "
+            f"{prefix}.belly_diameter_mm: must be >= end_diameter_mm "
             f"({values['belly_diameter_mm']} < {values['end_diameter_mm']})"
         )
     return BarrelSpec(
@@ -319,6 +330,34 @@ def _contains_origin(points: list[tuple[float, float]]) -> bool:
     return all(s > 0 for s in signs) or all(s < 0 for s in signs)
 
 
+def _check_together(params: Params) -> None:
+    """The rules that tie several values together (each value alone is in its range)."""
+    ship = params.ship
+    widest = max(params.barrels, key=lambda b: b.end_diameter_m)
+    if ship.recess_diameter_m < widest.end_diameter_m:
+        raise ParamsError(f"ship.recess_diameter_mm: must be >= the widest barrel end (barrels.{widest.name}."
+                          f"end_diameter_mm = {widest.end_diameter_m * 1000:g}), got {ship.recess_diameter_m * 1000:g}")
+    if not ship.recess_depth_m < ship.deck_thickness_m:
+        raise ParamsError(f"ship.recess_depth_mm: must be less than deck_thickness_mm "
+                          f"({ship.recess_depth_m * 1000:g} >= {ship.deck_thickness_m * 1000:g})")
+    lowest = min(params.barrels, key=lambda b: b.height_m)
+    if not ship.recess_depth_m < lowest.height_m / 2:
+        raise ParamsError(f"ship.recess_depth_mm: must be less than half the lowest barrel (barrels.{lowest.name}."
+                          f"height_mm = {lowest.height_m * 1000:g}), got {ship.recess_depth_m * 1000:g}")
+    settle = params.settle
+    if not settle.window_s < settle.max_time_s:
+        raise ParamsError(f"settle.window_s: must be shorter than settle.max_time_s "
+                          f"({settle.window_s:g} >= {settle.max_time_s:g})")
+    steps = decision_steps(params)
+    work = steps * params.solver.iterations
+    if steps > MAX_DECISION_STEPS or work > MAX_DECISION_WORK:
+        raise ParamsError(
+            f"solver.steps_per_second, solver.iterations, settle.max_time_s, turn.rate_rev_per_s: "
+            f"a physics decision would take up to {steps:,} steps x {params.solver.iterations} iterations; "
+            f"the limits are {MAX_DECISION_STEPS:,} steps and {MAX_DECISION_WORK:,} steps x iterations "
+            "(fewer steps per second or iterations, a shorter settle time or a faster turn)")
+
+
 def _build(raw: Mapping) -> Params:
     ship = raw["ship"]
     screws = [(name, ship["screws"][name]["x_mm"] / 1000, ship["screws"][name]["y_mm"] / 1000)
@@ -331,7 +370,7 @@ def _build(raw: Mapping) -> Params:
     if not barrels:
         raise ParamsError("barrels: the catalogue is empty")
     settle, crash, solver = raw["settle"], raw["crash"], raw["solver"]
-    return Params(
+    params = Params(
         ship=ShipParams(
             screw_positions_m=tuple(screws),
             thread_pitch_m=ship["thread_pitch_mm"] / 1000,
@@ -362,13 +401,8 @@ def _build(raw: Mapping) -> Params:
         ),
         fast=FastParams(**raw["fast"]),
     )
-
-
-def _read_toml(text: str, source: str) -> dict:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ParamsError(f"{source} ({error})") from None
+    _check_together(params)
+    return params
 
 
 def default_params_text() -> str:
@@ -376,21 +410,37 @@ def default_params_text() -> str:
     return resources.files("sim").joinpath("default_params.toml").read_text(encoding="utf-8")
 
 
+def resolve_tables(path: str | Path | None = None, *, overrides: Mapping | None = None) -> dict:
+    """The raw TOML tables (units in the key names) of the defaults overlaid with the file
+    at ``path`` and then ``overrides``, every key checked; :class:`ParamsError` otherwise.
+
+    Only the values are checked here; :func:`load_params` also checks how they fit together.
+    """
+    with raising(ParamsError, "default parameters"):
+        raw = merge({}, loads_toml(default_params_text()), _SCHEMA)
+    with raising(ParamsError, path):
+        if path is not None:
+            raw = merge(raw, read_toml(path, "parameter file"), _SCHEMA)
+        return merge(raw, overrides or {}, _SCHEMA)
+
+
 def load_params(path: str | Path | None = None, *, overrides: Mapping | None = None) -> Params:
     """Load the defaults, overlay the TOML file at ``path`` and then ``overrides`` (raw TOML tables).
 
-    Raises :class:`ParamsError` naming the key and the problem for anything invalid.
+    Raises :class:`ParamsError` naming the file, the key and the problem for anything invalid.
     """
-    raw = _merge({}, _read_toml(default_params_text(), "default parameters: not valid TOML"), _SCHEMA, "")
-    if path is None:
-        return _build(_merge(raw, overrides or {}, _SCHEMA, ""))
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ParamsError(f"{path}: cannot read parameter file ({error.strerror})") from None
-    try:
-        raw = _merge(raw, _read_toml(text, "not valid TOML"), _SCHEMA, "")
-        return _build(_merge(raw, overrides or {}, _SCHEMA, ""))
-    except ParamsError as error:
-        raise ParamsError(f"{path}: {error}") from None
+    raw = resolve_tables(path, overrides=overrides)
+    with raising(ParamsError, path):
+        return _build(raw)
+
+
+def params_toml(path: str | Path | None = None, *, overrides: Mapping | None = None) -> str:
+    """The whole resolved parameter set as TOML (every key, units in the names): the text
+    loads back (:func:`load_params`) to the same :class:`Params`."""
+    raw = resolve_tables(path, overrides=overrides)
+    with raising(ParamsError, path):
+        _build(raw)
+    header = "# Kipp, Kipp, Ahoi! parameters: the defaults"
+    header += f" overlaid with {path}\n" if path is not None else "\n"
+    header += "# Units are in the key names (mm, g, deg, s); every key is listed.\n\n"
+    return header + dump_toml(raw)

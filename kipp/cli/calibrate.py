@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import sys
+import time
 from pathlib import Path
 
 import click
 
-from kipp.cli.options import UserError, seed_option
+from kipp.cli.options import UserError, check_output, seed_option
+
+MAX_DRAWS = 20_000
+"""``--draws`` at most (100 x the default: the likelihood's time and memory grow with it)."""
 
 
 @click.command()
@@ -16,19 +21,23 @@ from kipp.cli.options import UserError, seed_option
 @click.option("--params", "start", metavar="START", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Start parameter file: keys not calibrated keep its values (default: the shipped ones).")
 @seed_option
-@click.option("--draws", type=click.IntRange(min=10), default=200, show_default=True,
-              help="Placement draws per trial in the topple / game-round likelihood.")
+@click.option("--draws", type=click.IntRange(min=10, max=MAX_DRAWS), default=200, show_default=True,
+              help=f"Placement draws per trial in the topple / game-round likelihood (10 to {MAX_DRAWS:,}).")
 @click.option("--check/--no-check", default=True, show_default=True,
               help="Check that the solver reproduces the closed-form tipping and sliding angles.")
+@click.option("--progress/--quiet", "show_progress", default=None,
+              help="Progress lines on stderr while fitting [default: when stderr is a terminal].")
 @click.option("--template", is_flag=True, help="Print the measurement template to fill in, and exit.")
 def calibrate(measurements: Path | None, out: Path | None, start: Path | None, seed: int, draws: int,
-              check: bool, template: bool) -> None:
+              check: bool, show_progress: bool | None, template: bool) -> None:
     """Fit the model's parameters to MEASUREMENTS of a real set (TOML; see --template).
 
     Prints each fitted value with its 95% interval and the quality of each fit, then
     writes --out, a parameter file that every command accepts with --params. The
-    placement skill sigma and the turn margin are printed (and written as comments):
-    the parameter file has no keys for them.
+    recorded players' placement skill is written as [placement] sigma_mm (the bots'
+    default); the topple experimenter's placement error and the turn margin of real
+    turns are printed and written as comments, since the parameter file has no key for
+    them. The fit takes from seconds to a minute; progress goes to stderr.
     """
     from calibration import TEMPLATE_PATH, CalibrationError, MeasurementError, load_measurements
     from calibration import calibrate as fit
@@ -43,13 +52,23 @@ def calibrate(measurements: Path | None, out: Path | None, start: Path | None, s
         raise UserError("missing MEASUREMENTS file (kipp calibrate --template prints one to fill in)")
     if out is None:
         raise UserError("missing --out FILE: where to write the calibrated parameters")
+    check_output("--out", out)
+    if show_progress is None:
+        show_progress = sys.stderr.isatty()
+    started = time.monotonic()
+
+    def progress(stage: str) -> None:
+        if show_progress:
+            click.echo(f"calibrate [{time.monotonic() - started:4.0f} s]: {stage}", err=True)
+
     try:
         start_params = load_params(start)
     except ParamsError as error:
         raise UserError(f"--params: {error}") from None
     sizes = tuple(spec.name for spec in start_params.barrels)
     try:
-        result = fit(load_measurements(measurements, sizes), start, seed=seed, n_draws=draws)
+        data = load_measurements(measurements, sizes)
+        result = fit(data, start, seed=seed, n_draws=draws, progress=progress)
     except (MeasurementError, CalibrationError) as error:
         raise UserError(str(error)) from None
     try:
@@ -61,6 +80,7 @@ def calibrate(measurements: Path | None, out: Path | None, start: Path | None, s
     click.echo(f"wrote {out} (use it with --params {out})")
     if check:
         sizes_fitted = sorted({f.key.split(".")[1] for f in result.fitted if f.key.startswith("barrels.")})
+        progress("numerical check: physics against the closed-form tipping and sliding angles")
         checks = numerical_check(result.params, sizes_fitted or [spec.name for spec in result.params.barrels])
         click.echo("numerical check (physics against closed-form statics):")
         for item in checks:
@@ -69,3 +89,4 @@ def calibrate(measurements: Path | None, out: Path | None, start: Path | None, s
             if not item.ok:
                 click.echo(f"warning: the solver settings do not reproduce the closed form: {item.text()}; "
                            "consider more iterations or a smaller dt in [solver]", err=True)
+    progress("done")

@@ -6,7 +6,9 @@ import click
 
 from kipp.cli.options import UserError, player_count
 from kipp.cli.tune import (
+    MAX_ROUNDS,
     check_plot,
+    check_results_out,
     check_scheduler,
     progress_option,
     save_plot,
@@ -23,8 +25,8 @@ def _referee_spec(name: str):
 
 
 @click.command()
-@click.option("--games", default=None, metavar="N", callback=whole_number("--games", 1),
-              help="Games per arm.")
+@click.option("--games", default=None, metavar="N", callback=whole_number("--games", 1, MAX_ROUNDS),
+              help=f"Games per arm (at most {MAX_ROUNDS:,}).")
 @click.option("--players", default="2", show_default=True, metavar="K", callback=whole_number("--players", 1),
               help="Bots per game (1-4).")
 @sweep_options
@@ -52,9 +54,10 @@ def compare(games: int, players: int, seed: int, params: Params | None, referee_
         raise UserError("--games: how many games per arm? e.g. --games 200")
     player_count(players)
     scheduler = check_scheduler(scheduler)
+    out = check_results_out(out)
     plot = check_plot(plot)
     params = params if params is not None else load_params()
-    with sweep_errors():
+    with sweep_errors(out):
         summaries = run_compare(games, players=players, seed=seed, params=params,
                                 referee=_referee_spec(referee_name), workers=workers or default_workers(),
                                 scheduler=scheduler, progress=not no_progress, out=out,

@@ -10,11 +10,11 @@ import click
 
 from kipp.cli import options
 from kipp.cli.options import (
-    UserError,
     barrels_option,
     game_config,
     params_option,
-    player_count,
+    parse_players,
+    physics_errors,
     referee_option,
     seed_option,
 )
@@ -26,24 +26,17 @@ from kipp.rules.transcript import Narrator, json_line, with_header
 from sim.params import Params, load_params
 
 
-def parse_players(text: str) -> tuple[str, ...]:
-    """``--players``: a number N (names Bot 1 .. Bot N) or comma-separated names.
-
-    How many players a game may have is :class:`kipp.rules.config.GameConfig`'s to check.
-    """
-    text = text.strip()
-    if text.isdigit():
-        return tuple(f"Bot {i}" for i in range(1, player_count(int(text)) + 1))
-    names = tuple(name.strip() for name in text.split(","))
-    if not text or any(not name for name in names):
-        raise UserError(f"--players: expected a number or comma-separated names, got {text!r}")
-    return names
+def bot_names(players: int | tuple[str, ...]) -> tuple[str, ...]:
+    """The seats of ``kipp game``: a count N names Bot 1 .. Bot N; names label the bots."""
+    if isinstance(players, int):
+        return tuple(f"Bot {i}" for i in range(1, players + 1))
+    return players
 
 
 @click.command()
 @click.option("--players", default="2", show_default=True, metavar="N|NAMES",
               help='How many players (1-4), or their names: "Ann,Ben". Every seat is played by a bot; '
-                   "names only label the bots (people play with `kipp play`).")
+                   "names only label the bots (people play with `kipp play`). A name must not be a number.")
 @seed_option
 @barrels_option
 @click.option("--half-turn", is_flag=True, help="Sailors turn half a revolution (younger sailors).")
@@ -60,7 +53,7 @@ def game(players: str, seed: int, barrels: int, half_turn: bool, sea_dogs: bool,
     and options give the same transcript; save the --json output to check it later
     with `kipp replay FILE --check`.
     """
-    names = parse_players(players)
+    names = bot_names(parse_players(players))
     config = game_config(players=names, barrels=barrels, half_turn=half_turn, sea_dogs=sea_dogs)
     params = params if params is not None else load_params()
     referee = options.make_referee(referee_name, params)
@@ -77,9 +70,6 @@ def game(players: str, seed: int, barrels: int, half_turn: bool, sea_dogs: bool,
         for line in lines:
             click.echo(line)
 
-    try:
+    # an IllegalActionError is a bug in a bot, not the user's mistake: it keeps its traceback
+    with physics_errors("the game stopped", keep=(IllegalActionError,)):
         play_game(config, referee, bots, seed, params=params, observer=show)
-    except IllegalActionError:
-        raise  # a bug in a bot, not the user's mistake: keep the traceback
-    except ValueError as error:  # a referee refusing an impossible situation, e.g. NaN physics
-        raise UserError(f"the game stopped: {error}") from None

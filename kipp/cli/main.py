@@ -20,7 +20,7 @@ _SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "play": ("kipp.cli.play", "play", "Play on screen: people and bots, physics in real time."),
     "params": ("kipp.cli.params", "params", "Print the default parameter file (TOML) to copy and edit."),
     "calibrate": ("kipp.cli.calibrate", "calibrate", "Fit the parameters to measurements of a real set."),
-    "bench": ("kipp.cli.bench", "bench", "Measure referee speeds and agreement with physics (DESIGN.md 7)."),
+    "bench": ("kipp.cli.bench", "bench", "Measure referee speeds and agreement with physics on this machine."),
     "tune": ("kipp.cli.tune", "tune", "Rank barrel orders by difficulty (P(complete), barrels stacked)."),
     "compare": ("kipp.cli.compare", "compare", "Compare the standard game with the variants, with intervals."),
 }
@@ -36,7 +36,8 @@ def _one_line(error: click.UsageError) -> click.ClickException:
 
 
 class _LazyGroup(click.Group):
-    """Subcommands imported on demand; usage errors on one line (DESIGN.md section 8)."""
+    """Subcommands imported on demand; usage errors on one line (the contract of every
+    subcommand: bad input gets one ``Error: ...`` line and exit code 2, never a traceback)."""
 
     def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
         try:
@@ -75,6 +76,7 @@ def main() -> None:
     """Kipp, Kipp, Ahoi! -- stack barrels on a tilting ship, on screen and in the lab.
 
     Physics (a 2D pymunk model of the ship, its three sailor screws and the barrel
-    tower) decides every crash. Parameters come from sim/default_params.toml,
-    overridable with --params FILE on every subcommand that uses them.
+    tower) decides every crash. Parameters come from sim/default_params.toml
+    (`kipp params` prints them), overridable with --params FILE on every subcommand
+    that uses them. Bad input gets one "Error: ..." line and exit code 2.
     """

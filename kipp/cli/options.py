@@ -1,13 +1,21 @@
 """Options and errors shared by several subcommands.
 
-``--params FILE``, ``--seed``, ``--referee NAME``, ``--barrels 12|9``; :class:`UserError`
-(one ``Error: ...`` line, exit 2) and :func:`game_config`, which turns the one check of a
-game's set-up (:class:`kipp.rules.config.GameConfig`) into such an error.
+``--params FILE``, ``--seed``, ``--referee NAME``, ``--barrels 12|9``, ``--players``
+(:func:`parse_players`), output paths (:func:`check_output`, checked before any work
+starts); :class:`UserError` (one ``Error: ...`` line, exit 2) and :func:`game_config`,
+which turns the one check of a game's set-up (:class:`kipp.rules.config.GameConfig`)
+into such an error.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+import contextlib
+import math
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Callable, Iterator
 
 import click
 
@@ -48,6 +56,132 @@ def player_count(n: int) -> int:
     except ConfigError as error:
         raise _user_error(error) from None
     return n
+
+
+_COUNT = re.compile(r"[0-9]+")
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def parse_players(text: str, option: str = "--players") -> int | tuple[str, ...]:
+    """``--players`` of ``kipp game`` and ``kipp play``: a count N (an int, 1-4) or
+    comma-separated names (a tuple).
+
+    Anything else is a :class:`UserError`: an empty name, a count out of range, and a
+    name that reads as a number (``-1``, ``2.5``, ``nan``, ``1e3``), which is a mistyped
+    count rather than somebody's name.
+    """
+    text = text.strip()
+    if _COUNT.fullmatch(text):
+        return player_count(int(text))
+    names = tuple(name.strip() for name in text.split(","))
+    if not text or any(not name for name in names):
+        raise UserError(f"{option}: expected a count (1-4) or comma-separated names such as \"Ann,Ben\", "
+                        f"got {text!r}")
+    for name in names:
+        if _is_number(name):
+            raise UserError(f"{option}: expected a count (1-4) or comma-separated names, got {name!r} "
+                            "(a name must not be a number)")
+    player_count(len(names))
+    return names
+
+
+def check_output(option: str, path: str | Path | None, *, suffix: str | None = None) -> str | None:
+    """``path`` if a file can be written there, else a :class:`UserError` saying why.
+
+    Every command checks its output paths (``--out``, ``--plot``, ``--screenshot``) with
+    this before any work starts: a folder given as a file, a missing folder, a "folder"
+    that is a file, a folder or file we may not write. Writability is tried (a temporary
+    file is made and removed at once), not inferred from permission bits, which root
+    ignores. Nothing is left behind.
+    """
+    if path is None:
+        return None
+    text = str(path)
+    target = Path(text)
+    if not text or text.endswith(("/", os.sep)) or target.is_dir():
+        raise UserError(f"{option}: {text} is a folder; give a file name in it")
+    if suffix is not None and target.suffix.lower() != suffix:
+        raise UserError(f"{option}: expected a {suffix} file name, got {text!r}")
+    folder = target.parent
+    ancestor = folder
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise UserError(f"{option}: {ancestor} is a file, not a folder, so {text} cannot be written")
+    if not folder.is_dir():
+        raise UserError(f"{option}: no such directory {str(folder)!r}")
+    try:
+        probe = tempfile.NamedTemporaryFile(dir=folder, prefix=".kipp-probe-")
+        probe.close()
+    except OSError as error:
+        raise UserError(f"{option}: cannot write in folder {folder} ({error.strerror or error})") from None
+    if target.exists():
+        if not target.is_file():
+            raise UserError(f"{option}: {text} exists and is not a regular file")
+        try:
+            with open(target, "r+b"):
+                pass
+        except OSError as error:
+            raise UserError(f"{option}: cannot write {text} ({error.strerror or error})") from None
+    return text
+
+
+@contextlib.contextmanager
+def removed_on_error(path: str | Path | None, keep: Callable[[str], bool] | None = None) -> Iterator[None]:
+    """If the body fails, remove ``path`` (and SQLite's side files) when the body created it
+    (unless ``keep(path)`` says it holds work worth keeping): a run refused before it did
+    any work leaves nothing behind."""
+    existed = path is None or Path(path).exists()
+    try:
+        yield
+    except BaseException:
+        if not existed and not (keep is not None and Path(path).exists() and keep(str(path))):
+            for name in (str(path), f"{path}-journal", f"{path}-wal", f"{path}-shm"):
+                with contextlib.suppress(OSError):
+                    os.unlink(name)
+        raise
+
+
+def bounded(option: str, low: float, high: float, value: str | None, default: float | None = None) -> float | None:
+    """A number ``low <= value <= high`` from option text, else a :class:`UserError`."""
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if not (math.isfinite(number) and low <= number <= high):
+        raise UserError(f"{option}: expected a number >= {low:g} and <= {high:g}, got {value!r}")
+    return number
+
+
+@contextlib.contextmanager
+def physics_errors(what: str = "the game stopped", keep: tuple[type[BaseException], ...] = ()) -> Iterator[None]:
+    """A referee refusing an impossible situation (a ``ValueError``) or the physics
+    diverging (:class:`sim.world.PhysicsError`) becomes one :class:`UserError` line.
+
+    Errors of the types in ``keep`` (bugs, not the user's mistakes) pass unchanged.
+    """
+    try:
+        yield
+    except keep:
+        raise
+    except ValueError as error:
+        raise UserError(f"{what}: {error}") from None
+    except RuntimeError as error:
+        from sim.world import PhysicsError
+
+        if not isinstance(error, PhysicsError):
+            raise
+        raise UserError(f"{what}: {error} (check [solver] in --params: more steps_per_second "
+                        "or iterations)") from None
 
 
 def _load(ctx: click.Context, param: click.Parameter, value: str | None):

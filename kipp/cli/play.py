@@ -6,8 +6,8 @@ import re
 
 import click
 
-from kipp.cli.options import UserError, barrels_option, game_config, params_option, seed_option
-from kipp.cli.window import ensure_display, run_viewer
+from kipp.cli.options import barrels_option, check_output, game_config, params_option, parse_players, seed_option
+from kipp.cli.window import ensure_display, max_frames_option, run_viewer, screenshot_option
 from sim.params import Params, load_params
 
 _BOT_NAME = re.compile(r"bot\s*\d*", re.IGNORECASE)
@@ -17,12 +17,13 @@ def parse_seats(text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
     """``--players "Ann,Ben,bot"`` -> (names, indices of bot players).
 
     A name "bot" (or "bot 2", any case) makes a bot, named Bot 1, Bot 2, ... by seat
-    order; every other name is a person. How many may play is
+    order; every other name is a person. A count N (1-4) means you and N - 1 bots:
+    ``3`` is "You,bot,bot". The text is read by :func:`kipp.cli.options.parse_players`,
+    as ``kipp game`` reads it; how many may play is
     :class:`kipp.rules.config.GameConfig`'s to check.
     """
-    names = [name.strip() for name in text.split(",")]
-    if not text.strip() or any(not name for name in names):
-        raise UserError(f"--players: expected comma-separated names such as \"Ann,Ben,bot\", got {text!r}")
+    players = parse_players(text)
+    names = ["You"] + ["bot"] * (players - 1) if isinstance(players, int) else list(players)
     bots = tuple(i for i, name in enumerate(names) if _BOT_NAME.fullmatch(name))
     for k, i in enumerate(bots, start=1):
         names[i] = f"Bot {k}" if len(bots) > 1 else "Bot"
@@ -30,16 +31,16 @@ def parse_seats(text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
 
 
 @click.command()
-@click.option("--players", default="You,bot", show_default=True, metavar="NAMES",
-              help='Comma-separated names in seating order; "bot" makes a bot: "Ann,Ben,bot" (1-4).')
+@click.option("--players", default="You,bot", show_default=True, metavar="N|NAMES",
+              help='Comma-separated names in seating order; "bot" makes a bot: "Ann,Ben,bot" (1-4 players). '
+                   'A count N is you and N-1 bots: 3 is "You,bot,bot". A name must not be a number.')
 @barrels_option
 @click.option("--half-turn", is_flag=True, help="Sailors turn half a revolution (younger sailors).")
 @click.option("--sea-dogs", is_flag=True, help="Old Sea Dogs: passing allowed, a crash costs 2 chips.")
 @seed_option
 @params_option
-@click.option("--max-frames", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Quit after N frames (for documentation and tests; runs headless without a display).")
-@click.option("--screenshot", default=None, metavar="PATH", help="Save the last frame as a PNG.")
+@max_frames_option("Quit after N frames (for documentation and tests; runs headless without a display)")
+@screenshot_option("Save the last frame as a PNG")
 def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, seed: int, params: Params | None,
          max_frames: int | None, screenshot: str | None) -> None:
     """Play Kipp, Kipp, Ahoi! in a window: people and bots, physics in real time.
@@ -49,6 +50,7 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, seed: int,
     go; P passes in Old Sea Dogs; N starts a new game; Esc quits.
     """
     names, bot_seats = parse_seats(players)
+    screenshot = check_output("--screenshot", screenshot, suffix=".png")
     config = game_config(players=names, barrels=barrels, half_turn=half_turn, sea_dogs=sea_dogs)
     ensure_display(max_frames is not None or screenshot is not None)
     params = params if params is not None else load_params()

@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from kipp.cli import options
-from kipp.cli.options import UserError, params_option
-from kipp.cli.window import ensure_display, run_viewer
+from kipp.cli.options import UserError, check_output, params_option, physics_errors
+from kipp.cli.window import ensure_display, max_frames_option, run_viewer, screenshot_option
 from kipp.rules.replay import ReplayMismatch, check_params, config_from_header, header_referee, header_seed
 from kipp.rules.replay import replay as replay_events
 from kipp.rules.transcript import TranscriptError, parse_json_lines
@@ -18,10 +18,8 @@ from sim.params import Params, load_params
 @click.command()
 @click.argument("file", metavar="FILE")
 @click.option("--check", is_flag=True, help="Re-run the game headless and fail if any outcome differs.")
-@click.option("--max-frames", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Without --check: stop after N frames (headless runs, documentation).")
-@click.option("--screenshot", metavar="PATH", default=None,
-              help="Without --check: save the last frame as PNG.")
+@max_frames_option("Without --check: stop after N frames (headless runs, documentation)")
+@screenshot_option("Without --check: save the last frame as PNG")
 @params_option
 def replay(file: str, check: bool, max_frames: int | None, screenshot: str | None,
            params: Params | None) -> None:
@@ -43,8 +41,9 @@ def replay(file: str, check: bool, max_frames: int | None, screenshot: str | Non
     events = read_recording(file)
     params = params if params is not None else load_params()
     try:
-        referee = options.make_referee(header_referee(events[0]), params)
-        state = replay_events(events, referee, params)
+        with physics_errors(f"{file}: the replay stopped", keep=(ReplayMismatch, TranscriptError)):
+            referee = options.make_referee(header_referee(events[0]), params)
+            state = replay_events(events, referee, params)
     except ReplayMismatch as error:
         raise UserError(f"{file}: replay differs: {error}") from None
     except TranscriptError as error:
@@ -54,10 +53,18 @@ def replay(file: str, check: bool, max_frames: int | None, screenshot: str | Non
 
 def read_recording(file: str) -> list[dict]:
     """The events of the transcript ``file``; :class:`UserError` if it cannot be read as one."""
+    path = Path(file)
+    if path.is_dir():
+        raise UserError(f"{file}: is a folder, not a recording (a file of `kipp game --json`)")
     try:
-        text = Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise UserError(f"{file}: cannot read ({getattr(error, 'strerror', None) or error})") from None
+        data = path.read_bytes()
+    except OSError as error:
+        raise UserError(f"{file}: cannot read ({error.strerror or error})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UserError(f"{file}: not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start}); "
+                        "not a recording of `kipp game --json`") from None
     try:
         return parse_json_lines(text, file)
     except TranscriptError as error:
@@ -74,6 +81,7 @@ def show_replay(path: str, params: Params | None = None, *, max_frames: int | No
     than the recording's, or no display (unless ``max_frames``/``screenshot`` ask for a
     headless run).
     """
+    screenshot = check_output("--screenshot", screenshot, suffix=".png")
     events = read_recording(path)
     header = events[0]
     params = params if params is not None else load_params()

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import contextlib
-import math
 from pathlib import Path
 
 import click
 
-from kipp.cli.options import UserError, barrels_option, params_option, referee_option, seed_option
+from kipp.cli.options import (
+    UserError,
+    barrels_option,
+    bounded,
+    check_output,
+    params_option,
+    referee_option,
+    removed_on_error,
+    seed_option,
+)
 from kipp.players.bots import WILD_POLICIES
 from sim.params import Params, load_params
 from sim.referees import referee_names
@@ -25,14 +33,25 @@ def _referee_spec(name: str):
     return name
 
 
-def whole_number(option: str, minimum: int):
-    """A click callback: ``option`` must be a whole number >= ``minimum`` (one-line error)."""
+MAX_ROUNDS = 1_000_000
+"""``--rounds`` per order and ``--games`` per arm at most (a million physics games run for weeks)."""
+MAX_SIGMA_MM = 20.0
+"""``--sigma-mm`` at most: the parameter file's placement.sigma_mm range (20 mm misses a 26 mm barrel)."""
+MAX_WORKERS = 256
+"""``--workers`` at most (each is a process with its own copy of the physics)."""
+
+
+def whole_number(option: str, minimum: int, maximum: int | None = None):
+    """A click callback: ``option`` must be a whole number >= ``minimum`` (and <= ``maximum``;
+    one-line error)."""
     def convert(ctx, param, value):
         if value is None:
             return None
         text = str(value).strip()
-        if not text.isdigit() or int(text) < minimum:
+        if not (text.isascii() and text.isdigit()) or int(text) < minimum:
             raise UserError(f"{option}: expected a whole number >= {minimum}, got {value!r}")
+        if maximum is not None and int(text) > maximum:
+            raise UserError(f"{option}: expected a whole number from {minimum} to {maximum:,}, got {value!r}")
         return int(text)
     return convert
 
@@ -44,13 +63,14 @@ def check_scheduler(address: str | None) -> str | None:
 
 
 def check_plot(path: str | None) -> str | None:
-    if path is not None:
-        if not path.lower().endswith(".png"):
-            raise UserError(f"--plot: expected a .png file name, got {path!r}")
-        parent = Path(path).resolve().parent
-        if not parent.is_dir():
-            raise UserError(f"--plot: no such directory {str(parent)!r}")
-    return path
+    """``--plot FILE.png``, checked before the sweep (:func:`kipp.cli.options.check_output`)."""
+    return check_output("--plot", path, suffix=".png")
+
+
+def check_results_out(path: str | None) -> str | None:
+    """``--out FILE`` of a sweep: a path a results file can be written at (an existing file
+    is checked to be one when the sweep opens it, and resumed)."""
+    return check_output("--out", path)
 
 
 def save_plot(fig, path: str) -> None:
@@ -65,22 +85,44 @@ def save_plot(fig, path: str) -> None:
 
 
 @contextlib.contextmanager
-def sweep_errors():
-    """Turn a results file or executor refusal during a sweep into the one-line CLI error."""
+def sweep_errors(out: str | None = None):
+    """Turn a results file or executor refusal during a sweep into the one-line CLI error.
+
+    A results file ``out`` that this run created is removed if the run fails (an
+    unreachable --scheduler, say): a refused run leaves nothing behind. One that existed
+    before is kept, as is one that holds the finished part of an interrupted run.
+    """
     from kipp.analysis.results_store import ResultsFileError
     from kipp.analysis.sweep import ExecutorError
 
     try:
-        yield
+        with _removed_if_empty(out):
+            yield
     except ResultsFileError as error:
         raise UserError(f"--out: {error}") from None
     except ExecutorError as error:
         raise UserError(str(error)) from None
 
 
+def _holds_results(path: str) -> bool:
+    """Does the SQLite file ``path`` hold any finished item (a row of table ``results``)?"""
+    import sqlite3
+
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            return db.execute("SELECT EXISTS (SELECT 1 FROM results)").fetchone()[0] == 1
+    except sqlite3.Error:
+        return False
+
+
+def _removed_if_empty(out: str | None):
+    """Remove ``out`` on an error if this run created it and it holds no results yet."""
+    return removed_on_error(out, keep=_holds_results)
+
+
 workers_option = click.option(
-    "--workers", default=None, metavar="N", callback=whole_number("--workers", 1),
-    help="Worker processes (default: all cores); 1 runs in this process.")
+    "--workers", default=None, metavar="N", callback=whole_number("--workers", 1, MAX_WORKERS),
+    help=f"Worker processes (default: all cores; at most {MAX_WORKERS}); 1 runs in this process.")
 scheduler_option = click.option(
     "--scheduler", default=None, metavar="tcp://HOST:PORT",
     help="Run the tasks on this Dask cluster instead (needs the 'dask' extra; workers need kipp installed).")
@@ -100,12 +142,13 @@ def sweep_options(command):
 @click.option("--orders", "orders_spec", default="sample:100", show_default=True, metavar="all|sample:N|FILE",
               help="Which orders: all distinct ones (34,650 with 12 barrels, 1,680 with 9), N drawn at "
                    "random (seeded), or a file with one order per line like LLMSMSLMSLMS (# comments).")
-@click.option("--rounds", default="200", show_default=True, metavar="R", callback=whole_number("--rounds", 1),
-              help="Rounds played per order.")
+@click.option("--rounds", default="200", show_default=True, metavar="R",
+              callback=whole_number("--rounds", 1, MAX_ROUNDS),
+              help=f"Rounds played per order (at most {MAX_ROUNDS:,}).")
 @barrels_option
 @click.option("--half-turn", is_flag=True, help="Sailors turn half a revolution (younger sailors).")
 @click.option("--sigma-mm", default=None, metavar="S",
-              help="Player model: placement error, standard deviation per axis, mm "
+              help="Player model: placement error, standard deviation per axis, mm (0 to 20) "
                    "[default: the parameter set's placement.sigma_mm, 1.5].")
 @click.option("--wild", default="leveler", show_default=True, metavar="|".join(WILD_POLICIES),
               help="Player model on a wild roll: turn the sailor that levels the deck best, or a random one.")
@@ -137,28 +180,28 @@ def tune(orders_spec: str, rounds: int, barrels: int, half_turn: bool, sigma_mm:
     from kipp.rules.replay import params_fingerprint
 
     params = params if params is not None else load_params()
-    try:
-        sigma = float(sigma_mm) if sigma_mm is not None else params.placement.sigma_m * 1000
-    except ValueError:
-        sigma = math.nan
-    if not (math.isfinite(sigma) and sigma >= 0):
-        raise UserError(f"--sigma-mm: expected a number >= 0, got {sigma_mm!r}")
+    # the range of the parameter file's placement.sigma_mm
+    sigma = bounded("--sigma-mm", 0.0, MAX_SIGMA_MM, sigma_mm, default=params.placement.sigma_m * 1000)
     if wild not in WILD_POLICIES:
         raise UserError(f"--wild: expected one of {', '.join(WILD_POLICIES)}, got {wild!r}")
     scheduler = check_scheduler(scheduler)
+    out = check_results_out(out)
     plot = check_plot(plot)
     try:
         orders = resolve_orders(orders_spec, barrels, seed)
     except OrderError as error:
         raise UserError(f"--orders: {error}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise UserError(f"--orders: cannot read {orders_spec} ({getattr(error, 'strerror', None) or error})") from None
+    except UnicodeDecodeError as error:
+        raise UserError(f"--orders: {orders_spec} is not UTF-8 text (byte 0x{error.object[error.start]:02x} at "
+                        f"offset {error.start}); expected one order per line") from None
+    except OSError as error:
+        raise UserError(f"--orders: cannot read {orders_spec} ({error.strerror or error})") from None
     run = TuneRun(RoundModel(barrels, half_turn, sigma, wild), seed, rounds, referee_name,
                   params_fingerprint(params), orders_spec)
     workers = workers or default_workers()
     with temporary_out() as scratch:
         path = out if out is not None else str(Path(scratch) / "results.sqlite")
-        with sweep_errors():
+        with sweep_errors(out):
             run_sweep(run, orders, params, path, referee=_referee_spec(referee_name), workers=workers,
                       scheduler=scheduler, progress=not no_progress)
         summaries = read_summaries(path)

@@ -3,18 +3,19 @@
 pygame and the viewer are imported inside the functions, so ``kipp --help`` stays light.
 Without a display, a command says so in one line and points at ``kipp game`` (exit 2).
 pygame-ce falls back silently to its ``offscreen`` driver when there is no display, so
-the driver is checked after initialising it (DESIGN.md section 6), unless the run was
-asked to be headless (``--max-frames``/``--screenshot``, or ``SDL_VIDEODRIVER`` set to
-``dummy``/``offscreen`` on purpose).
+the driver is checked after initialising it (the driver's name, and neither DISPLAY nor
+WAYLAND_DISPLAY set), unless the run was asked to be headless (``--max-frames``/
+``--screenshot``, or ``SDL_VIDEODRIVER`` set to ``dummy``/``offscreen`` on purpose).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from pathlib import Path
 
-from kipp.cli.options import UserError
+import click
+
+from kipp.cli.options import UserError, check_output
 
 HEADLESS_DRIVERS = ("dummy", "offscreen")
 NO_DISPLAY = ("no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); "
@@ -36,6 +37,22 @@ def _quiet_stderr():
     finally:
         os.dup2(saved, 2)
         os.close(saved)
+
+
+MAX_FRAMES = 1_000_000
+"""``--max-frames`` at most: about 4.6 hours at 60 frames per second (a headless run of
+more is a typo, and would run for days)."""
+
+
+def max_frames_option(text: str):
+    """``--max-frames N`` (1 .. :data:`MAX_FRAMES`) with the command's help ``text``."""
+    return click.option("--max-frames", type=click.IntRange(min=1, max=MAX_FRAMES), default=None, metavar="N",
+                        help=f"{text}; at most {MAX_FRAMES:,} (4.6 hours at 60 fps).")
+
+
+def screenshot_option(text: str):
+    """``--screenshot FILE.png``; checked before the viewer starts (:func:`kipp.cli.options.check_output`)."""
+    return click.option("--screenshot", default=None, metavar="FILE.png", help=f"{text}.")
 
 
 def ensure_display(headless: bool) -> None:
@@ -60,10 +77,7 @@ def ensure_display(headless: bool) -> None:
 def run_viewer(new_controller, max_frames: int | None, screenshot: str | None) -> None:
     from viewer.app import ViewerApp
 
-    if screenshot is not None:
-        folder = Path(screenshot).resolve().parent
-        if not folder.is_dir():
-            raise UserError(f"--screenshot: folder {folder} does not exist")
+    screenshot = check_output("--screenshot", screenshot, suffix=".png")
     headless = max_frames is not None or screenshot is not None
     if headless and os.environ.get("SDL_VIDEODRIVER") is None and not (
             os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):

@@ -48,10 +48,12 @@ def test_template_is_printed():
 
 @pytest.mark.parametrize("content, args, message", [
     ("[meta\n", [], "not valid TOML"),
-    ("[[slide]]\npair = 'barrel-deck'\ntilt_deg = 'steep'\n", [], "slide[0].tilt_deg: expected a finite number"),
+    ("[[slide]]\npair = 'barrel-deck'\ntilt_deg = 'steep'\n", [], "slide[0].tilt_deg: expected a number"),
     ("[[slide]]\npair = 'barrel-deck'\ntilt_deg = 20.0\n", [], "friction needs at least 2"),
     ("", ["--params", "/no/such/start.toml"], "--params: /no/such/start.toml: cannot read"),
-    ("", ["--out", "/no/such/dir/out.toml"], "no data to fit"),
+    ("", [], "no data to fit"),
+    # the output path is checked before the fit starts
+    ("", ["--out", "/no/such/dir/out.toml"], "--out: no such directory '/no/such/dir'"),
 ])
 def test_user_mistakes_give_one_error_line_and_exit_2(tmp_path, content, args, message):
     measurements = tmp_path / "m.toml"

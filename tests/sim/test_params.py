@@ -95,3 +95,34 @@ def test_cli_prints_the_defaults_which_load_back(tmp_path):
 def test_installed_kipp_command_answers_help():
     result = subprocess.run([sys.executable, "-m", "kipp", "--help"], capture_output=True, text=True)
     assert result.returncode == 0 and "params" in result.stdout
+
+
+def test_cli_prints_a_resolved_file_as_toml_that_loads_back(tmp_path):
+    path = write(tmp_path, "[friction]\nmu = 0.6\n[barrels.\"extra large\"]\ncolour = 'red \"dark\"'\ncount = 1\n"
+                           "height_mm = 40\nend_diameter_mm = 27.0\nbelly_diameter_mm = 31.0\nmass_g = 20.0\n")
+    result = CliRunner().invoke(main, ["params", "--params", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "Params(" not in result.output and "[friction]\nmu = 0.6" in result.output
+    printed = tmp_path / "printed.toml"
+    printed.write_text(result.output)
+    assert load_params(printed) == load_params(path)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[solver]\nsteps_per_second = 1\n", "solver.steps_per_second: must be between 60 and 20000, got 1"),
+    ("[turn]\nrate_rev_per_s = 1e-9\n", "turn.rate_rev_per_s: must be between 0.05 and 20"),
+    ("[solver]\nsteps_per_second = 20000\niterations = 200\n", "the limits are 200,000 steps"),
+    ("[settle]\nenergy_fraction = 2.0\n", "settle.energy_fraction: must be between 0 and 1"),
+])
+def test_values_that_would_break_or_hang_the_physics_are_refused(tmp_path, text, message):
+    path = write(tmp_path, text)
+    with pytest.raises(ParamsError, match=message):
+        load_params(path)
+
+
+def test_the_widest_accepted_sets_stay_within_the_decision_cap():
+    from sim.params import MAX_DECISION_STEPS, decision_steps
+
+    assert decision_steps(load_params()) == 2400
+    fast_solver = load_params(overrides={"solver": {"steps_per_second": 20000}})
+    assert decision_steps(fast_solver) == 100_000 <= MAX_DECISION_STEPS
