@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from kipp.cli.options import UserError, player_count
+from kipp.cli.options import UserError, player_count, player_model_option
 from kipp.cli.tune import (
     MAX_ROUNDS,
     check_plot,
@@ -34,13 +34,15 @@ def _referee_spec(name: str):
               help="Results file, written as games finish; rerun with the same file to resume "
                    "(or with more --games to extend it).")
 @click.option("--plot", default=None, metavar="FILE.png", help="Plot every metric per arm with its interval.")
+@player_model_option("--player", "How every bot plays:")
 @progress_option
 def compare(games: int, players: int, seed: int, params: Params | None, referee_name: str,
             workers: int | None, scheduler: str | None, out: str | None, plot: str | None,
-            no_progress: bool) -> None:
+            player: str, no_progress: bool) -> None:
     """Compare the standard game with half turns, nine barrels, both, and Old Sea Dogs.
 
-    Bots play --games whole games of each arm (the bots of `kipp game`). Per arm: the
+    Bots of the player model --player play --games whole games of each arm (as
+    `kipp game --bots`). Per arm: the
     share of rounds completed, barrels stacked per round, crashes per game, the
     winner's chips and the game's length in turns, each with a 95% interval. Common
     random numbers: game g of every arm is played from the same seed (same die rolls,
@@ -61,8 +63,8 @@ def compare(games: int, players: int, seed: int, params: Params | None, referee_
         summaries = run_compare(games, players=players, seed=seed, params=params,
                                 referee=_referee_spec(referee_name), workers=workers or default_workers(),
                                 scheduler=scheduler, progress=not no_progress, out=out,
-                                referee_name=referee_name)
-    click.echo(f"Referee {referee_name}; seed {seed}.")
+                                referee_name=referee_name, player=player)
+    click.echo(f"Referee {referee_name}; player {player}; seed {seed}.")
     click.echo(format_compare(summaries, players))
     if out is not None:
         click.echo(f"Every game of every arm: {out}")

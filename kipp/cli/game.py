@@ -15,10 +15,11 @@ from kipp.cli.options import (
     params_option,
     parse_players,
     physics_errors,
+    player_model_option,
     referee_option,
     seed_option,
 )
-from kipp.players.bots import Bot
+from kipp.players.models import make_bot
 from kipp.rules.play import play_game
 from kipp.rules.replay import params_fingerprint
 from kipp.rules.state import IllegalActionError
@@ -44,21 +45,25 @@ def bot_names(players: int | tuple[str, ...]) -> tuple[str, ...]:
 @params_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line (the replay format).")
 @referee_option("physics")
+@player_model_option("--bots", "How every bot plays:")
 def game(players: str, seed: int, barrels: int, half_turn: bool, sea_dogs: bool,
-         params: Params | None, as_json: bool, referee_name: str) -> None:
+         params: Params | None, as_json: bool, referee_name: str, bots: str) -> None:
     """Play a whole game headless with bots and print its transcript.
 
-    Every player is a bot (the parameter set's placement error, 1.5 mm by default;
-    levels the deck on a wild roll; passes cautiously in Old Sea Dogs). The same seed
-    and options give the same transcript; save the --json output to check it later
-    with `kipp replay FILE --check`.
+    Every player is a bot of the player model --bots (casual by default: aims at the
+    centre with the parameter set's placement error, 1.5 mm by default; levels the deck
+    on a wild roll; passes cautiously in Old Sea Dogs). The same seed and options give
+    the same transcript; save the --json output to check it later with
+    `kipp replay FILE --check` (the recording names each player's model).
     """
     names = bot_names(parse_players(players))
     config = game_config(players=names, barrels=barrels, half_turn=half_turn, sea_dogs=sea_dogs)
     params = params if params is not None else load_params()
     referee = options.make_referee(referee_name, params)
-    bots = [Bot(name, params=params, passing="cautious" if sea_dogs else "never") for name in names]
-    header = {"seed": seed, "params": params_fingerprint(params), "referee": referee_name}
+    model = bots
+    bots = [make_bot(model, name, params) for name in names]
+    header = {"seed": seed, "params": params_fingerprint(params), "referee": referee_name,
+              "models": [model] * len(names)}
     shown = 0
     narrator = Narrator(list(names))
 

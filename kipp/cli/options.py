@@ -243,3 +243,28 @@ def referee_option(default: str | Callable[[], str], default_help: str | None = 
 def make_referee(name: str, params: Params) -> Referee:
     """The referee called ``name``, as every command builds it (tests replace this function to avoid physics)."""
     return _referee_by_name(name, params)
+
+
+def check_player_model(option: str, name: str) -> str:
+    """``name`` if it is a player model (:mod:`kipp.players.models`), else a one-line
+    :class:`UserError` listing the known ones."""
+    from kipp.players.models import MODELS
+
+    if name not in MODELS:
+        raise UserError(f"{option}: unknown player model {name!r}; known: {', '.join(MODELS)}")
+    return name
+
+
+def player_model_option(option: str, help_intro: str):
+    """``--bots MODEL`` / ``--player MODEL``: a named player model, checked in a callback.
+
+    The help text lists every model with what it does (one source of truth:
+    :func:`kipp.players.models.models_help`).
+    """
+    from kipp.players.models import DEFAULT_MODEL, MODELS, models_help
+
+    dest = option.lstrip("-").replace("-", "_")
+    return click.option(option, dest, default=DEFAULT_MODEL, show_default=True, metavar="|".join(MODELS),
+                        callback=lambda ctx, param, value: check_player_model(option, value),
+                        help=f"{help_intro} {models_help()}.")
+

@@ -6,11 +6,19 @@ import re
 
 import click
 
-from kipp.cli.options import barrels_option, check_output, game_config, params_option, parse_players, seed_option
+from kipp.cli.options import (
+    barrels_option,
+    check_output,
+    check_player_model,
+    game_config,
+    params_option,
+    parse_players,
+    seed_option,
+)
 from kipp.cli.window import ensure_display, max_frames_option, run_viewer, screenshot_option
 from sim.params import Params, load_params
 
-_BOT_NAME = re.compile(r"bot\s*\d*", re.IGNORECASE)
+_BOT_NAME = re.compile(r"bot\s*\d*(?::\s*(?P<model>\S+))?", re.IGNORECASE)
 
 
 def parse_seats(text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
@@ -20,19 +28,40 @@ def parse_seats(text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
     order; every other name is a person. A count N (1-4) means you and N - 1 bots:
     ``3`` is "You,bot,bot". The text is read by :func:`kipp.cli.options.parse_players`,
     as ``kipp game`` reads it; how many may play is
-    :class:`kipp.rules.config.GameConfig`'s to check.
+    :class:`kipp.rules.config.GameConfig`'s to check. ``bot:MODEL`` names the bot's player
+    model (:func:`parse_bot_models`).
     """
+    names, bots, _ = parse_bot_models(text)
+    return names, bots
+
+
+def parse_bot_models(text: str) -> tuple[tuple[str, ...], tuple[int, ...], dict[int, str]]:
+    """(names, bot seats, player model per bot seat): ``"Ann,bot:skilled,bot:novice"``.
+
+    A bare ``bot`` plays the default model (casual); an unknown model is a one-line error
+    listing the known ones.
+    """
+    from kipp.players.models import DEFAULT_MODEL
+
     players = parse_players(text)
     names = ["You"] + ["bot"] * (players - 1) if isinstance(players, int) else list(players)
-    bots = tuple(i for i, name in enumerate(names) if _BOT_NAME.fullmatch(name))
+    models: dict[int, str] = {}
+    for i, name in enumerate(names):
+        match = _BOT_NAME.fullmatch(name)
+        if match:
+            models[i] = check_player_model("--players", (match.group("model") or DEFAULT_MODEL).lower())
+    bots = tuple(models)
     for k, i in enumerate(bots, start=1):
-        names[i] = f"Bot {k}" if len(bots) > 1 else "Bot"
-    return tuple(names), bots
+        base = f"Bot {k}" if len(bots) > 1 else "Bot"
+        names[i] = base if models[i] == DEFAULT_MODEL else f"{base} ({models[i]})"
+    return tuple(names), bots, models
 
 
 @click.command()
 @click.option("--players", default="You,bot", show_default=True, metavar="N|NAMES",
-              help='Comma-separated names in seating order; "bot" makes a bot: "Ann,Ben,bot" (1-4 players). '
+              help='Comma-separated names in seating order; "bot" makes a bot: "Ann,Ben,bot" (1-4 players), '
+                   '"bot:MODEL" a bot of a player model: "Ann,bot:skilled,bot:novice" (novice, casual, skilled, '
+                   'expert; see `kipp game --help`; a bare bot is casual). '
                    'A count N is you and N-1 bots: 3 is "You,bot,bot". A name must not be a number.')
 @barrels_option
 @click.option("--half-turn", is_flag=True, help="Sailors turn half a revolution (younger sailors).")
@@ -49,16 +78,16 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, seed: int,
     next barrel follows the mouse (or the arrow keys) and a click (or Enter) lets it
     go; P passes in Old Sea Dogs; N starts a new game; Esc quits.
     """
-    names, bot_seats = parse_seats(players)
+    names, bot_seats, models = parse_bot_models(players)
     screenshot = check_output("--screenshot", screenshot, suffix=".png")
     config = game_config(players=names, barrels=barrels, half_turn=half_turn, sea_dogs=sea_dogs)
     ensure_display(max_frames is not None or screenshot is not None)
     params = params if params is not None else load_params()
 
-    from kipp.players.bots import Bot
+    from kipp.players.models import make_bot
     from viewer.controller import GameController
 
-    bots = {i: Bot(names[i], params=params, passing="cautious" if sea_dogs else "never") for i in bot_seats}
+    bots = {i: make_bot(models[i], names[i], params) for i in bot_seats}
 
     def new_controller(games: int) -> GameController:
         return GameController(config, params, seed=seed + games, bots=bots)

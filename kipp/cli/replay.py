@@ -9,7 +9,14 @@ import click
 from kipp.cli import options
 from kipp.cli.options import UserError, check_output, params_option, physics_errors
 from kipp.cli.window import ensure_display, max_frames_option, run_viewer, screenshot_option
-from kipp.rules.replay import ReplayMismatch, check_params, config_from_header, header_referee, header_seed
+from kipp.rules.replay import (
+    ReplayMismatch,
+    check_params,
+    config_from_header,
+    header_models,
+    header_referee,
+    header_seed,
+)
 from kipp.rules.replay import replay as replay_events
 from kipp.rules.transcript import TranscriptError, parse_json_lines
 from sim.params import Params, load_params
@@ -44,11 +51,13 @@ def replay(file: str, check: bool, max_frames: int | None, screenshot: str | Non
         with physics_errors(f"{file}: the replay stopped", keep=(ReplayMismatch, TranscriptError)):
             referee = options.make_referee(header_referee(events[0]), params)
             state = replay_events(events, referee, params)
+            models = header_models(events[0])
     except ReplayMismatch as error:
         raise UserError(f"{file}: replay differs: {error}") from None
     except TranscriptError as error:
         raise UserError(f"{file}: {error}") from None
-    click.echo(f"{file}: replay matches ({len(events)} events; final chips {state.chips}).")
+    seats = ", ".join(f"{name} ({model})" if model else name for name, model in zip(state.config.players, models))
+    click.echo(f"{file}: replay matches ({len(events)} events; {seats}; final chips {state.chips}).")
 
 
 def read_recording(file: str) -> list[dict]:

@@ -13,6 +13,7 @@ from kipp.cli.options import (
     bounded,
     check_output,
     params_option,
+    player_model_option,
     referee_option,
     removed_on_error,
     seed_option,
@@ -147,11 +148,13 @@ def sweep_options(command):
               help=f"Rounds played per order (at most {MAX_ROUNDS:,}).")
 @barrels_option
 @click.option("--half-turn", is_flag=True, help="Sailors turn half a revolution (younger sailors).")
+@player_model_option("--player", "Who plays the rounds:")
 @click.option("--sigma-mm", default=None, metavar="S",
-              help="Player model: placement error, standard deviation per axis, mm (0 to 20) "
-                   "[default: the parameter set's placement.sigma_mm, 1.5].")
-@click.option("--wild", default="leveler", show_default=True, metavar="|".join(WILD_POLICIES),
-              help="Player model on a wild roll: turn the sailor that levels the deck best, or a random one.")
+              help="Override the player model's placement error, standard deviation per axis, mm (0 to 20) "
+                   "[default: the model's].")
+@click.option("--wild", default=None, metavar="|".join(WILD_POLICIES),
+              help="Override the player model's choice on a wild roll: the sailor that levels the deck best, "
+                   "a random one, or (balance aim only) the one chosen with the aim [default: the model's].")
 @sweep_options
 @click.option("--out", default=None, metavar="FILE.sqlite",
               help="Results file, written as orders finish; rerun with the same file to resume.")
@@ -160,12 +163,13 @@ def sweep_options(command):
 @click.option("--top", default="10", show_default=True, metavar="N", callback=whole_number("--top", 1),
               help="Rows of the hardest and of the easiest orders to print.")
 @progress_option
-def tune(orders_spec: str, rounds: int, barrels: int, half_turn: bool, sigma_mm: str, wild: str, seed: int,
+def tune(orders_spec: str, rounds: int, barrels: int, half_turn: bool, player: str, sigma_mm: str | None,
+         wild: str | None, seed: int,
          params: Params | None, referee_name: str, workers: int | None, scheduler: str | None,
          out: str | None, plot: str | None, top: int, no_progress: bool) -> None:
     """Rank barrel orders by how hard they make a round.
 
-    A bot (the player model: --sigma-mm, --wild) plays --rounds rounds of every order
+    A bot of the player model --player plays --rounds rounds of every order
     to a crash or completion; an order's difficulty is the share of rounds completed
     (95% Wilson interval) and the mean number of barrels stacked (95% t interval).
     Common random numbers: the k-th round of every order uses the same die rolls and
@@ -181,9 +185,14 @@ def tune(orders_spec: str, rounds: int, barrels: int, half_turn: bool, sigma_mm:
 
     params = params if params is not None else load_params()
     # the range of the parameter file's placement.sigma_mm
-    sigma = bounded("--sigma-mm", 0.0, MAX_SIGMA_MM, sigma_mm, default=params.placement.sigma_m * 1000)
-    if wild not in WILD_POLICIES:
+    sigma = bounded("--sigma-mm", 0.0, MAX_SIGMA_MM, sigma_mm)
+    if wild is not None and wild not in WILD_POLICIES:
         raise UserError(f"--wild: expected one of {', '.join(WILD_POLICIES)}, got {wild!r}")
+    model = RoundModel(barrels, half_turn, sigma, wild, player)
+    try:
+        bot = model.bot(params)
+    except ValueError as error:  # e.g. --wild joint for a model that aims at the centre
+        raise UserError(f"--wild: {error}") from None
     scheduler = check_scheduler(scheduler)
     out = check_results_out(out)
     plot = check_plot(plot)
@@ -196,7 +205,7 @@ def tune(orders_spec: str, rounds: int, barrels: int, half_turn: bool, sigma_mm:
                         f"offset {error.start}); expected one order per line") from None
     except OSError as error:
         raise UserError(f"--orders: cannot read {orders_spec} ({error.strerror or error})") from None
-    run = TuneRun(RoundModel(barrels, half_turn, sigma, wild), seed, rounds, referee_name,
+    run = TuneRun(model, seed, rounds, referee_name,
                   params_fingerprint(params), orders_spec)
     workers = workers or default_workers()
     with temporary_out() as scratch:
@@ -206,7 +215,8 @@ def tune(orders_spec: str, rounds: int, barrels: int, half_turn: bool, sigma_mm:
                       scheduler=scheduler, progress=not no_progress)
         summaries = read_summaries(path)
     click.echo(f"{len(orders)} orders x {rounds} rounds, {barrels} barrels{', half turns' if half_turn else ''}; "
-               f"player: sigma {sigma:g} mm, wild {wild}; referee {referee_name}; seed {seed}")
+               f"player: {player} (aim {bot.aim}, sigma {bot.sigma_mm:g} mm, wild {bot.wild}); "
+               f"referee {referee_name}; seed {seed}")
     click.echo(format_table(summaries, top))
     if out is not None:
         click.echo(f"Counts of every order: {out}")

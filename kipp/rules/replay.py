@@ -25,7 +25,7 @@ from sim.params import Params
 from sim.referees import referee_names
 from sim.tower import Referee
 
-HEADER_ONLY = ("seed", "params", "referee", "_line")
+HEADER_ONLY = ("seed", "params", "referee", "models", "_line")
 """game_start fields that describe the recording rather than the game."""
 
 
@@ -85,6 +85,23 @@ def config_from_header(header: dict) -> GameConfig:
 def header_seed(header: dict) -> int:
     """The root seed recorded in a ``game_start`` event (0 if none; checked by :func:`config_from_header`)."""
     return header.get("seed", 0)
+
+
+def header_models(header: dict) -> list[str | None]:
+    """Each seat's player model as recorded in ``game_start.models`` (None for a person, or for
+    every seat of a recording made before models were recorded).
+
+    Raises :class:`TranscriptError` for a list of the wrong length or a name that is not a
+    string (which models exist is the players' business, not the rules').
+    """
+    players = header.get("players")
+    models = header.get("models")
+    if models is None:
+        return [None] * (len(players) if isinstance(players, list) else 0)
+    if not isinstance(models, list) or not isinstance(players, list) or len(models) != len(players) or not all(
+            m is None or isinstance(m, str) for m in models):
+        raise _bad_header(header, "models must be a list of one model name (or null) per player")
+    return models
 
 
 def header_referee(header: dict) -> str:

@@ -8,6 +8,7 @@ from click.testing import CliRunner
 from kipp.cli import main
 from kipp.cli.options import UserError
 from kipp.cli.replay import show_replay
+from kipp.rules.replay import HEADER_ONLY
 from kipp.rules.transcript import parse_json_lines
 from sim.params import load_params
 from viewer.controller import GameController
@@ -35,7 +36,7 @@ def test_the_viewer_replays_a_recording_to_the_same_outcome(recording):
             break
         controller.update()
     assert controller.state.is_terminal() and controller.error is None
-    recorded = [{k: v for k, v in e.items() if k not in ("_line", "seed", "params", "referee")} for e in events]
+    recorded = [{k: v for k, v in e.items() if k not in HEADER_ONLY} for e in events]
     assert controller.state.events() == recorded
 
 
@@ -76,7 +77,7 @@ def test_a_fast_referee_recording_replays_in_the_viewer_to_identical_events(tmp_
     assert type(controller.referee.base).__name__ == "FastReferee"
     play_to_the_end(controller)
     events = parse_json_lines(path.read_text(encoding="utf-8"))
-    recorded = [{k: v for k, v in e.items() if k not in ("_line", "seed", "params", "referee")} for e in events]
+    recorded = [{k: v for k, v in e.items() if k not in HEADER_ONLY} for e in events]
     assert controller.state.events() == recorded
 
 
