@@ -118,6 +118,7 @@ class ViewerApp:
         self.tip: tuple[str, str] | None = None
         """(key, text) of the first-game tip shown this frame."""
         self._tips_seen: set[str] = set()
+        self.tip_rect: pygame.Rect | None = None
         self.legend: str | None = None
         """What the foot of the panel showed last: "legend" or "hint"."""
 
@@ -339,8 +340,7 @@ class ViewerApp:
                         view_rad=view.view_rad)
         c.die.draw(surface, layout.die, inviting=view.prompt in ("roll", "play_or_pass"), pulse=view.pulse)
         self._update_tip(view.prompt)
-        if self.tip is not None:
-            hud.draw_tip(surface, layout, self.tip[1])
+        self.tip_rect = hud.draw_tip(surface, layout, self.tip[1]) if self.tip is not None else None
         if self.replay:
             hud.draw_replay_banner(surface, layout, paused=self.paused and self._step_from is None, speed=self.speed)
         hud.draw_message(surface, layout, c)

@@ -169,7 +169,11 @@ def _draw_chip(surface: pygame.Surface, centre: tuple[float, float], radius: flo
 
 
 def _row_height(layout: Layout, players: int) -> int:
-    return min(layout.px(52), layout.players.height // (players + 1))
+    """Height of a player's row: as tall as the reference allows, but squeezed (not below
+    30 reference px) to leave room for the key legend under the rows and the supply."""
+    legend = palette.font(layout.font_px(19)).get_linesize() * len(KEYS) + layout.px(20)
+    room = (layout.players.height - legend) // (players + 1)
+    return min(layout.px(52), layout.players.height // (players + 1), max(layout.px(30), room))
 
 
 def _draw_players(surface: pygame.Surface, layout: Layout, controller: GameController) -> None:
