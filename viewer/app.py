@@ -6,8 +6,11 @@ decision by one 60 Hz frame = 8 fixed substeps), then :meth:`ViewerApp._draw`. O
 display the loop is held to 60 frames per second; headless it runs as fast as it can,
 and since all timing is counted in frames the game plays out the same either way.
 
-Keys: Space roll - P pass - 1/2/3 sailor - arrows aim - Enter let go - N new game - Esc quit.
+Keys: Space roll - P pass - 1/2/3 sailor - arrows aim - Enter let go - H or ? how to play -
+N new game - Esc quit (during a game N and Esc ask first: Y or Enter yes, N or Esc no).
 Mouse: click the die to roll, a sailor in the inset to choose it, the scene to let go.
+A replay (``replay=True``) has its own keys: Space pause, Right or S one step while
+paused, + / - (or 1, 2, 4) speed. While a card is up (help, a question) the game waits.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import math
 import os
 import time
+import warnings
 from dataclasses import dataclass
 from typing import Callable
 
@@ -26,12 +30,15 @@ from sim.params import SCREWS  # noqa: E402
 from sim.world import TowerWorld  # noqa: E402
 from viewer import hud  # noqa: E402
 from viewer.controller import GameController  # noqa: E402
+from viewer.help import draw_help, first_game_tip  # noqa: E402
 from viewer.inset import InsetView  # noqa: E402
-from viewer.layout import Layout, compute_layout  # noqa: E402
+from viewer.layout import MIN_SIZE, Layout, compute_layout  # noqa: E402
 from viewer.scene import Hanging, SceneView, tower_top_m  # noqa: E402
 
 FPS = 60
 CAPTION = "Kipp, Kipp, Ahoi!"
+SPEEDS = (1, 2, 4)
+"""Replay speeds: game frames per drawn frame."""
 
 
 @dataclass(frozen=True)
@@ -46,24 +53,44 @@ class FrameView:
     slice_direction_rad: float
     pulse: float
     """Phase of the one-second highlight pulse, 0..1."""
+    view_rad: float
+    """Where the side view's right-hand end points (ship frame, rad from the bow toward port)."""
+    squash: float
+    """Horizontal factor of the slice picture (negative: mirrored to keep the bow on the right)."""
 
     @classmethod
     def of(cls, c: GameController) -> "FrameView":
         hanging = c.hanging()
         return cls(world=c.display_world(), prompt=c.prompt(), hanging=hanging,
                    aim_xy=c.aim_xy() if hanging is not None else None,
-                   slice_direction_rad=c.slice_direction(), pulse=(c.frame % FPS) / FPS)
+                   slice_direction_rad=c.slice_direction(), pulse=(c.frame % FPS) / FPS,
+                   view_rad=c.view.rad, squash=c.view_squash())
+
+
+def _set_minimum_size(size: tuple[int, int]) -> None:
+    """The window cannot be made smaller than ``size``, at which everything fits.
+
+    pygame-ce reaches the display module's window only through a deprecated door
+    (``Window.from_display_module``); it is the one that exists in 2.5, so use it quietly."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pygame.Window.from_display_module().minimum_size = size
+    except (AttributeError, pygame.error):
+        pass
 
 
 class ViewerApp:
     """A window showing one game at a time; ``new_controller(games_started)`` makes each game."""
 
     def __init__(self, new_controller: Callable[[int], GameController], *,
-                 size: tuple[int, int] = (1280, 800), throttle: bool = True) -> None:
+                 size: tuple[int, int] = (1280, 800), throttle: bool = True, replay: bool = False,
+                 help_at_start: bool = False, tips: bool = True) -> None:
         pygame.display.init()
         pygame.font.init()
         self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
         pygame.display.set_caption(CAPTION)
+        _set_minimum_size(MIN_SIZE)
         pygame.key.set_repeat(300, 35)
         self._new_controller = new_controller
         self.games = 0
@@ -79,6 +106,21 @@ class ViewerApp:
         """Wall time of update + draw + flip per frame, milliseconds (the wait for the next frame excluded)."""
         self.view: FrameView | None = None
         """The last frame drawn."""
+        self.replay = replay
+        self.paused = False
+        self.speed = 1
+        self._step_from: int | None = None
+        self.overlay: str | None = "help" if help_at_start else None
+        """A card over the game, which waits meanwhile: "help", "confirm_new" or "confirm_quit"."""
+        self.failure: str | None = None
+        """Why a replay stopped (an action the recording has that the game does not allow)."""
+        self.tips = tips and not replay
+        self.tip: tuple[str, str] | None = None
+        """(key, text) of the first-game tip shown this frame."""
+        self._tips_seen: set[str] = set()
+        self.tip_rect: pygame.Rect | None = None
+        self.legend: str | None = None
+        """What the foot of the panel showed last: "legend" or "hint"."""
 
     # --- the loop -----------------------------------------------------------------
 
@@ -117,6 +159,7 @@ class ViewerApp:
     def new_game(self) -> None:
         self.games += 1
         self.controller = self._new_controller(self.games)
+        self.paused, self._step_from = False, None
 
     # --- input --------------------------------------------------------------------
 
@@ -127,18 +170,33 @@ class ViewerApp:
             elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
                 self.surface = pygame.display.get_surface()
             elif event.type == pygame.KEYDOWN:
-                self._key(event.key)
+                self._key(event.key, getattr(event, "unicode", ""))
             elif event.type == pygame.MOUSEMOTION:
-                self._aim_at(event.pos)
+                if self.overlay is None:
+                    self._aim_at(event.pos)
             elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
                 self._click(event.pos)
 
-    def _key(self, key: int) -> None:
+    def _key(self, key: int, char: str = "") -> None:
+        if self.overlay is not None:
+            self._overlay_key(key, char)
+            return
         c = self.controller
-        if key == pygame.K_ESCAPE:
-            self.running = False
+        over = c.state.is_terminal()
+        if key in (pygame.K_h, pygame.K_QUESTION) or char == "?":
+            self.overlay = "help"
+        elif key == pygame.K_ESCAPE:
+            if over:
+                self.running = False
+            else:
+                self.overlay = "confirm_quit"
         elif key == pygame.K_n:
-            self.new_game()
+            if over:
+                self.new_game()
+            else:
+                self.overlay = "confirm_new"
+        elif self.replay:
+            self._replay_key(key, char)
         elif key == pygame.K_SPACE:
             c.roll()
         elif key == pygame.K_p:
@@ -149,9 +207,52 @@ class ViewerApp:
         elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             c.release()
         elif key in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
-            along = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1}.get(key, 0)
+            # Left / right move the barrel that way on screen (the slice may be shown mirrored)
+            along = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1}.get(key, 0) * (1 if c.view_squash() > 0 else -1)
             across = {pygame.K_UP: 1, pygame.K_DOWN: -1}.get(key, 0)
             c.nudge_aim(along, across)
+
+    def _overlay_key(self, key: int, char: str) -> None:
+        if self.overlay == "help":
+            if key in (pygame.K_h, pygame.K_QUESTION, pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER,
+                       pygame.K_SPACE) or char == "?":
+                self.overlay = None
+            return
+        if key in (pygame.K_y, pygame.K_RETURN, pygame.K_KP_ENTER):
+            self._answer(True)
+        elif key in (pygame.K_n, pygame.K_ESCAPE):
+            self._answer(False)
+
+    def _answer(self, yes: bool) -> None:
+        question, self.overlay = self.overlay, None
+        if not yes:
+            return
+        if question == "confirm_quit":
+            self.running = False
+        elif question == "confirm_new":
+            self.new_game()
+
+    def question(self) -> tuple[str, str]:
+        """The words of the yes/no card being asked."""
+        if self.overlay == "confirm_quit":
+            return "Quit the game?", "This game will be lost."
+        if self.replay:
+            return "Restart the replay?", "It starts again from the first roll."
+        return "Start a new game?", "This game will be lost."
+
+    def _replay_key(self, key: int, char: str) -> None:
+        if key == pygame.K_SPACE:
+            self.paused = not self.paused
+            self._step_from = None
+        elif key in (pygame.K_RIGHT, pygame.K_s) and self.paused:
+            self._step_from = len(self.controller.state.history())
+        elif key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS) or char == "+":
+            self.speed = SPEEDS[min(SPEEDS.index(self.speed) + 1, len(SPEEDS) - 1)]
+        elif key in (pygame.K_MINUS, pygame.K_KP_MINUS) or char == "-":
+            self.speed = SPEEDS[max(SPEEDS.index(self.speed) - 1, 0)]
+        elif key in (pygame.K_1, pygame.K_2, pygame.K_4, pygame.K_KP1, pygame.K_KP2, pygame.K_KP4):
+            self.speed = {pygame.K_1: 1, pygame.K_2: 2, pygame.K_4: 4, pygame.K_KP1: 1, pygame.K_KP2: 2,
+                          pygame.K_KP4: 4}[key]
 
     def _aim_at(self, pos: tuple[int, int]) -> None:
         """Put the hanging barrel under the mouse (horizontally), along the deck."""
@@ -169,6 +270,16 @@ class ViewerApp:
     def _click(self, pos: tuple[int, int]) -> None:
         c = self.controller
         layout = self.layout
+        if self.overlay == "help":
+            self.overlay = None
+            return
+        if self.overlay is not None:
+            yes, no = hud.confirm_buttons(layout)
+            if yes.collidepoint(pos) or no.collidepoint(pos):
+                self._answer(yes.collidepoint(pos))
+            return
+        if self.replay and not c.state.is_terminal():
+            return
         if c.state.is_terminal():
             if hud.end_screen_button(layout, c.config.n_players).collidepoint(pos):
                 self.new_game()
@@ -191,7 +302,21 @@ class ViewerApp:
         size = self.surface.get_size()
         if size != self.layout.size:
             self.layout = compute_layout(size)
-        self.controller.update()
+        c = self.controller
+        if self.overlay is not None:
+            return  # the game waits while a card is up
+        if not self.replay:
+            c.update()
+            return
+        if self.paused and self._step_from is None:
+            return
+        for _ in range(self.speed):
+            c.update()
+            if self._step_from is not None and len(c.state.history()) > self._step_from and c.mode == "idle":
+                self._step_from = None  # one recorded action done: paused again
+                break
+        if c.error:
+            self.failure, self.running = c.error, False
 
     def _draw(self) -> None:
         self.view = self.render(self.surface)
@@ -206,14 +331,34 @@ class ViewerApp:
                 top = max(top, view.hanging.y_m + view.hanging.spec.height_m / 2 - 0.07)
             self.scene.frame_camera(layout.scene, top)
         self.scene.draw(surface, layout.scene, view.world, slice_direction_rad=view.slice_direction_rad,
-                        hanging=view.hanging, time_s=c.frame / FPS)
+                        hanging=view.hanging, time_s=c.frame / FPS, view_rad=view.view_rad, squash=view.squash)
         hud.draw_top_bar(surface, layout, c)
-        hud.draw_panel(surface, layout, c, view.pulse, prompt=view.prompt)
+        self.legend = hud.draw_panel(surface, layout, c, view.pulse, prompt=view.prompt)
         self.inset.draw(surface, layout.inset, c.turns(), barrels=c.state.tower.barrels,
                         slice_direction_rad=view.slice_direction_rad, aim_xy=view.aim_xy,
-                        choosing=view.prompt == "sailor", highlight=c.turning(), pulse=view.pulse)
+                        choosing=view.prompt == "sailor", highlight=c.turning(), pulse=view.pulse,
+                        view_rad=view.view_rad)
         c.die.draw(surface, layout.die, inviting=view.prompt in ("roll", "play_or_pass"), pulse=view.pulse)
+        self._update_tip(view.prompt)
+        self.tip_rect = hud.draw_tip(surface, layout, self.tip[1]) if self.tip is not None else None
+        if self.replay:
+            hud.draw_replay_banner(surface, layout, paused=self.paused and self._step_from is None, speed=self.speed)
         hud.draw_message(surface, layout, c)
         if c.state.is_terminal() and c.mode == "idle":
             hud.draw_end_screen(surface, layout, c, view.pulse)
+        if self.overlay == "help":
+            draw_help(surface, layout, c.config, replay=self.replay, veil=hud.veil(layout.size))
+        elif self.overlay is not None:
+            hud.draw_confirm(surface, layout, *self.question(), view.pulse)
         return view
+
+    def _update_tip(self, prompt: str | None) -> None:
+        """The first game's tips: each shown once, while the prompt it explains is up."""
+        tip = None
+        if self.tips and self.games == 0 and self.overlay is None:
+            found = first_game_tip(prompt, self.controller.state)
+            if found is not None and found[0] not in self._tips_seen:
+                tip = found
+        if self.tip is not None and (tip is None or tip[0] != self.tip[0]):
+            self._tips_seen.add(self.tip[0])
+        self.tip = tip

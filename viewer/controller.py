@@ -32,6 +32,8 @@ from sim.turn_profile import profile_progress, turn_duration_s
 from sim.world import TowerWorld
 from viewer.die import DieView
 from viewer.messages import AFTERMATH_FRAMES, Message, announce
+from viewer.orientation import ViewTurn, squash
+from viewer.palette import shorten
 from viewer.referee_bridge import AnimatingReferee, DecisionPending, Request
 from viewer.scene import HANG_GAP_M, Hanging, hang_pose
 from viewer.script import ReplayScript
@@ -86,6 +88,11 @@ class GameController:
         self._frozen: TowerWorld | None = None
         self._frozen_slice = 0.0
         self._frozen_turns: dict[str, float] | None = None
+        self.view = ViewTurn(self.state.tower.slice_direction_rad)
+        """Which way the side view looks (bow kept on the right; turns when the slice changes).
+        While it turns, a running decision waits, so the turn of the view is seen before the deck moves."""
+        self.short_names = tuple(shorten(name) for name in config.players)
+        """Player names as sentences use them (long ones cut with an ellipsis)."""
 
     # --- what the view asks -------------------------------------------------------
 
@@ -128,6 +135,10 @@ class GameController:
         if self._frozen is not None:
             return self._frozen_slice
         return self.state.tower.slice_direction_rad
+
+    def view_squash(self) -> float:
+        """Horizontal factor of the side view this frame (negative: the slice is shown mirrored)."""
+        return squash(self.view.rad, self.slice_direction())
 
     def turns(self) -> dict[str, float]:
         """Sailor turn counts to show, fractional while a sailor is turning."""
@@ -230,6 +241,8 @@ class GameController:
             self.message.frames_left -= 1
             if self.message.frames_left <= 0:
                 self.message = None
+        self.view.follow(self.slice_direction())
+        self.view.step()
         if self.error:
             return
         handler = getattr(self, "_update_" + self.mode)
@@ -239,6 +252,8 @@ class GameController:
         if self.wait > 0:
             self.wait -= 1
             return
+        if self.state.face is None and self.die.face is not None:
+            self.die.clear()  # a new turn (or the end): the last turn's face is no longer the die's
         self._auto_step()
 
     def _update_rolling(self) -> None:
@@ -268,6 +283,8 @@ class GameController:
             self._submit(place)
 
     def _update_deciding(self) -> None:
+        if self.view.turning:
+            return  # the physics waits while the view turns to the new slice
         decision = self.run.advance_frame()
         if decision is None:
             return
@@ -368,7 +385,7 @@ class GameController:
         self.state = probe
         if isinstance(action, Shuffle):  # a new round: the wreck of the last one is cleared away
             self._frozen = self._frozen_turns = None
-        self.message = announce(self.config.players, probe.events()[seen:], self.message)
+        self.message = announce(self.short_names, probe.events()[seen:], self.message)
 
     def _init_aim(self) -> None:
         node = len(self.state.history())

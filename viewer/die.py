@@ -92,11 +92,11 @@ class DieView:
             if any(s != side for _, s in self._painted):
                 self._painted.clear()  # the window was resized: the old sizes are done with
             painted = self._painted[key] = pygame.Surface((side, side), pygame.SRCALPHA)
-            _paint_face(painted, face)
+            paint_face(painted, face)
         return painted
 
 
-def _paint_face(surface: pygame.Surface, face: str | None) -> None:
+def paint_face(surface: pygame.Surface, face: str | None) -> None:
     side = surface.get_width()
     body = surface.get_rect().inflate(-4, -4)
     radius = side // 6

@@ -1,5 +1,8 @@
 """Everything around the ship: the round and the barrel line, players and chips, the
-prompt, the Pass button, short messages and the end-of-game screen.
+prompt, the Pass button, short messages, the end-of-game screen with its round-by-round
+recap, and the overlays: a question (new game? quit?), the REPLAY banner, first-game tips.
+
+Long names are cut with an ellipsis to the room they have (:func:`viewer.palette.fit`).
 
 Drawing only: the numbers come from the game state (:class:`kipp.rules.state.GameState`),
 what a person is asked to do from :meth:`viewer.controller.GameController.prompt`.
@@ -14,7 +17,9 @@ import pygame
 from viewer import palette
 from viewer.barrel_art import draw_barrel
 from viewer.controller import GameController
+from viewer.help import KEYS, REPLAY_KEYS
 from viewer.layout import Layout
+from viewer.recap import describe, round_recaps, signed
 
 
 def draw_top_bar(surface: pygame.Surface, layout: Layout, controller: GameController) -> None:
@@ -50,36 +55,45 @@ def draw_top_bar(surface: pygame.Surface, layout: Layout, controller: GameContro
     surface.blit(stacked, stacked.get_rect(midright=(bar.right - layout.px(12), bar.centery)))
 
 
+PASS_LABEL = "Pass (P): pay 1 chip"
+
+
 def draw_panel(surface: pygame.Surface, layout: Layout, controller: GameController, pulse: float, *,
-               prompt: str | None) -> None:
+               prompt: str | None) -> str:
     """The right-hand panel behind the inset, the die, the prompt and the players.
 
-    ``prompt`` is this frame's :meth:`GameController.prompt` (asked once per frame by the app)."""
+    ``prompt`` is this frame's :meth:`GameController.prompt` (asked once per frame by the app).
+    Returns what the foot of the panel shows: "legend" (the keys) or "hint" (too little
+    room: one line pointing at the help screen, which lists them)."""
     pygame.draw.rect(surface, palette.PANEL, layout.panel)
     pygame.draw.line(surface, palette.PANEL_EDGE, layout.panel.topleft, layout.panel.bottomleft, 2)
     _draw_prompt(surface, layout, controller, prompt)
     if prompt == "play_or_pass":
-        _draw_button(surface, layout, layout.pass_button, "Pass (P)", pulse)
+        _draw_button(surface, layout, layout.pass_button, PASS_LABEL, pulse)
     _draw_players(surface, layout, controller)
-    _draw_keys(surface, layout, controller.config.n_players)
+    return _draw_keys(surface, layout, controller.config.n_players, REPLAY_KEYS if controller.script else KEYS)
 
 
-KEYS = (("Space", "roll the die"), ("mouse, arrows", "aim the barrel"), ("click, Enter", "let it go"),
-        ("1 2 3, click", "pick a sailor (wild)"), ("P", "pass (Old Sea Dogs)"), ("N / Esc", "new game / quit"))
-
-
-def _draw_keys(surface: pygame.Surface, layout: Layout, players: int) -> None:
-    """A small legend of the controls at the bottom of the panel, if there is room."""
+def _draw_keys(surface: pygame.Surface, layout: Layout, players: int, keys) -> str:
+    """A small legend of the controls at the bottom of the panel, or, if there is no room,
+    one line saying where they are (the help screen)."""
     size = layout.font_px(19)
     line_h = palette.font(size).get_linesize()
-    top = layout.panel.bottom - layout.px(12) - line_h * len(KEYS)
-    if top < layout.players.y + _row_height(layout, players) * (players + 1) + layout.px(8):
-        return
-    x_key, x_text = layout.players.x + layout.px(10), layout.players.x + layout.px(150)
-    for k, (key, what) in enumerate(KEYS):
+    top = layout.panel.bottom - layout.px(12) - line_h * len(keys)
+    free = layout.players.y + _row_height(layout, players) * (players + 1) + layout.px(8)
+    x_key = layout.players.x + layout.px(10)
+    if top < free:
+        hint = palette.fit("H or ?: how to play, all the keys", size, layout.players.width - layout.px(20),
+                           palette.INK, bold=True)
+        surface.blit(hint, (x_key, layout.panel.bottom - layout.px(10) - hint.get_height()))
+        return "hint"
+    key_w = max(palette.font(size, True).size(k)[0] for k, _ in keys) + layout.px(14)
+    for k, (key, what) in enumerate(keys):
         y = top + k * line_h
         surface.blit(palette.text(key, size, palette.INK, bold=True), (x_key, y))
-        surface.blit(palette.text(what, size, palette.INK_SOFT), (x_text, y))
+        surface.blit(palette.fit(what, size, layout.players.right - x_key - key_w, palette.INK_SOFT),
+                     (x_key + key_w, y))
+    return "legend"
 
 
 def prompt_text(controller: GameController, prompt: str | None) -> str:
@@ -89,10 +103,10 @@ def prompt_text(controller: GameController, prompt: str | None) -> str:
         return controller.error
     if state.is_terminal():
         return "Game over."
-    name = state.config.players[state.player]
+    name = controller.short_names[state.player]
     texts = {
         "roll": f"{name}: roll the die (Space, or click it).",
-        "play_or_pass": f"{name}: roll (Space) or pass (P) for a chip.",
+        "play_or_pass": f"{name}: roll (Space), or pass (P), which costs you 1 chip.",
         "place": f"{name}: aim with the mouse or arrow keys; click or Enter lets go.",
         "sailor": f"Wild! {name}: pick a sailor (click it, or 1/2/3).",
     }
@@ -145,7 +159,7 @@ def _draw_button(surface: pygame.Surface, layout: Layout, rect: pygame.Rect, lab
     glow = palette.shade(palette.BUTTON, 1.0 + 0.15 * (1 + math.sin(pulse * 2 * math.pi)) / 2)
     pygame.draw.rect(surface, glow, rect, border_radius=layout.px(10))
     pygame.draw.rect(surface, palette.shade(palette.BUTTON, 0.6), rect, 2, border_radius=layout.px(10))
-    text = palette.text(label, layout.font_px(26), palette.BUTTON_TEXT, bold=True)
+    text = palette.fit(label, layout.font_px(26), rect.width - layout.px(12), palette.BUTTON_TEXT, bold=True)
     surface.blit(text, text.get_rect(center=rect.center))
 
 
@@ -155,7 +169,11 @@ def _draw_chip(surface: pygame.Surface, centre: tuple[float, float], radius: flo
 
 
 def _row_height(layout: Layout, players: int) -> int:
-    return min(layout.px(52), layout.players.height // (players + 1))
+    """Height of a player's row: as tall as the reference allows, but squeezed (not below
+    30 reference px) to leave room for the key legend under the rows and the supply."""
+    legend = palette.font(layout.font_px(19)).get_linesize() * len(KEYS) + layout.px(20)
+    room = (layout.players.height - legend) // (players + 1)
+    return min(layout.px(52), layout.players.height // (players + 1), max(layout.px(30), room))
 
 
 def _draw_players(surface: pygame.Surface, layout: Layout, controller: GameController) -> None:
@@ -170,14 +188,17 @@ def _draw_players(surface: pygame.Surface, layout: Layout, controller: GameContr
         current = not state.is_terminal() and player == state.player
         pygame.draw.rect(surface, palette.HIGHLIGHT if current else palette.shade(palette.PANEL, 0.96), row,
                          border_radius=layout.px(8))
-        tag = "" if controller.seat_is_human(player) or controller.script or name.startswith("Bot") else "  (bot)"
-        label = palette.text(name + tag, name_px, palette.INK, bold=current)
-        surface.blit(label, label.get_rect(midleft=(row.x + layout.px(10), row.centery)))
+        tag = "" if controller.seat_is_human(player) or controller.script or name.startswith("Bot") else " (bot)"
         chips = state.chips[player]
         count = palette.text(str(chips), name_px, palette.INK, bold=True)
         count_rect = count.get_rect(midright=(row.right - layout.px(10), row.centery))
+        name_room = round((row.width - layout.px(30) - count.get_width()) * 0.62)
+        label = palette.fit(name + tag, name_px, name_room, palette.INK, bold=current)
+        surface.blit(label, label.get_rect(midleft=(row.x + layout.px(10), row.centery)))
         surface.blit(count, count_rect)
-        for k in range(min(chips, 12)):  # a little stack of coins, right-aligned
+        coin_room = count_rect.left - layout.px(10) - (row.x + layout.px(20) + label.get_width())
+        coins = max(0, min(chips, 12, int(coin_room / (chip_r * 1.1)) - 1))
+        for k in range(coins):  # a little stack of coins, right-aligned
             cx = count_rect.left - layout.px(10) - chip_r - k * chip_r * 1.1
             _draw_chip(surface, (cx, row.centery), chip_r)
     supply_y = rect.y + n * row_h + row_h // 2
@@ -191,8 +212,11 @@ def draw_message(surface: pygame.Surface, layout: Layout, controller: GameContro
     message = controller.message
     if message is None:
         return
+    room = layout.scene.width - layout.px(60)
     title = palette.text(message.title, layout.font_px(64 if message.big else 34), message.colour, bold=True)
-    sub = palette.text(message.subtitle, layout.font_px(26), palette.INK) if message.subtitle else None
+    if title.get_width() > room:
+        title = palette.fit(message.title, layout.font_px(40 if message.big else 28), room, message.colour, bold=True)
+    sub = palette.fit(message.subtitle, layout.font_px(26), room, palette.INK) if message.subtitle else None
     width = max(title.get_width(), sub.get_width() if sub else 0) + layout.px(40)
     height = title.get_height() + (sub.get_height() if sub else 0) + layout.px(20)
     box = pygame.Rect(0, 0, width, height)
@@ -209,13 +233,16 @@ def draw_message(surface: pygame.Surface, layout: Layout, controller: GameContro
 
 def end_screen_button(layout: Layout, players: int) -> pygame.Rect:
     """The "New game" button of the end-of-game screen."""
-    rect = pygame.Rect(0, 0, layout.px(260), layout.px(56))
-    rect.midbottom = (layout.size[0] // 2, _end_card(layout, players).bottom - layout.px(44))
+    rect = pygame.Rect(0, 0, layout.px(260), layout.px(52))
+    rect.midbottom = (layout.size[0] // 2, _end_card(layout, players).bottom - layout.px(40))
     return rect
 
 
 def _end_card(layout: Layout, players: int) -> pygame.Rect:
-    card = pygame.Rect(0, 0, layout.px(620), layout.px(250 + 42 * players))
+    """The end card: headline, chips, the three rounds' recap, the button; as large as the window allows."""
+    width = min(layout.size[0] - layout.px(40), layout.px(900))
+    height = min(layout.size[1] - layout.px(30), layout.px(300 + 34 * players + 36 * 4))
+    card = pygame.Rect(0, 0, width, height)
     card.center = (layout.size[0] // 2, layout.size[1] // 2)
     return card
 
@@ -234,28 +261,143 @@ def _veil(size: tuple[int, int]) -> pygame.Surface:
 
 
 def draw_end_screen(surface: pygame.Surface, layout: Layout, controller: GameController, pulse: float) -> None:
-    """Winners, final chips and how to start again, over a dimmed picture."""
+    """Winners, final chips, what happened in each round and how to start again, over a dimmed picture."""
     state = controller.state
     surface.blit(_veil(layout.size), (0, 0))
-    card = _end_card(layout, state.config.n_players)
+    n = state.config.n_players
+    card = _end_card(layout, n)
     pygame.draw.rect(surface, palette.PANEL, card, border_radius=layout.px(18))
     pygame.draw.rect(surface, palette.PANEL_EDGE, card, 3, border_radius=layout.px(18))
-    names = state.config.players
+    names = controller.short_names
+    inner = card.width - layout.px(40)
     winners = [names[p] for p in state.winners()]
     headline = f"{winners[0]} wins!" if len(winners) == 1 else f"{' and '.join(winners)} share the win!"
-    title = palette.text(headline, layout.font_px(56), palette.GOOD, bold=True)
-    if title.get_width() > card.width - layout.px(30):
-        title = palette.text(headline, layout.font_px(36), palette.GOOD, bold=True)
-    surface.blit(title, title.get_rect(midtop=(card.centerx, card.y + layout.px(24))))
-    y = card.y + layout.px(110)
-    ranking = sorted(range(len(names)), key=lambda p: -state.chips[p])
+    title = palette.text(headline, layout.font_px(52), palette.GOOD, bold=True)
+    if title.get_width() > inner:
+        title = palette.fit(headline, layout.font_px(34), inner, palette.GOOD, bold=True)
+    surface.blit(title, title.get_rect(midtop=(card.centerx, card.y + layout.px(18))))
+    button = end_screen_button(layout, n)
+    y = card.y + layout.px(26) + title.get_height()
+    ranking = sorted(range(n), key=lambda p: -state.chips[p])
+    rank_px = layout.font_px(28)
     for player in ranking:
         chips = state.chips[player]
-        line = palette.text(f"{names[player]}: {chips} chip{'s' * (chips != 1)}", layout.font_px(32),
-                            palette.INK, bold=player in state.winners())
+        line = palette.fit(f"{names[player]}: {chips} chip{'s' * (chips != 1)}", rank_px, inner,
+                           palette.INK, bold=player in state.winners())
         surface.blit(line, line.get_rect(midtop=(card.centerx, y)))
-        y += line.get_height() + layout.px(6)
-    button = end_screen_button(layout, len(names))
+        y += line.get_height() + layout.px(2)
+    _draw_recap(surface, layout, controller, pygame.Rect(card.x + layout.px(20), y + layout.px(10), inner,
+                                                         button.top - y - layout.px(16)))
     _draw_button(surface, layout, button, "N: new game", pulse)
     hint = palette.text("Esc: quit", layout.font_px(22), palette.INK_SOFT)
-    surface.blit(hint, hint.get_rect(midtop=(card.centerx, button.bottom + layout.px(10))))
+    surface.blit(hint, hint.get_rect(midtop=(card.centerx, button.bottom + layout.px(8))))
+
+
+def _draw_recap(surface: pygame.Surface, layout: Layout, controller: GameController, rect: pygame.Rect) -> None:
+    """A table: one row per round (what happened, each player's chips after it and the change)."""
+    recaps = round_recaps(controller.state.events())
+    names = controller.short_names
+    n = len(names)
+    rows = len(recaps) + 1
+    size = max(12, min(layout.font_px(22), rect.height // max(1, rows) - 4))
+    line_h = max(palette.font(size).get_linesize(), min(rect.height // max(1, rows),
+                                                        round(palette.font(size).get_linesize() * 1.6)))
+    first_w = round(rect.width * (0.46 if n > 2 else 0.56))
+    col_w = (rect.width - first_w) // n
+    pygame.draw.line(surface, palette.PANEL_EDGE, (rect.x, rect.y + line_h - 2), (rect.right, rect.y + line_h - 2), 1)
+    surface.blit(palette.text("Round by round", size, palette.INK_SOFT, bold=True), (rect.x, rect.y))
+    for k, name in enumerate(names):
+        label = palette.fit(name, size, col_w - 6, palette.INK_SOFT, bold=True)
+        surface.blit(label, label.get_rect(topright=(rect.x + first_w + (k + 1) * col_w, rect.y)))
+    for r, recap in enumerate(recaps, start=1):
+        y = rect.y + r * line_h + 2
+        colour = palette.GOOD if recap.completed else palette.KABOOM
+        what = palette.fit(f"{recap.round}. {describe(recap, names)}", size, first_w - 8, colour, bold=True)
+        surface.blit(what, (rect.x, y))
+        for k in range(n):
+            cell = palette.fit(f"{recap.chips_after[k]} ({signed(recap.change[k])})", size, col_w - 6, palette.INK)
+            surface.blit(cell, cell.get_rect(topright=(rect.x + first_w + (k + 1) * col_w, y)))
+
+
+def confirm_buttons(layout: Layout) -> tuple[pygame.Rect, pygame.Rect]:
+    """The Yes and No buttons of the question card."""
+    card = _question_card(layout)
+    yes = pygame.Rect(0, 0, layout.px(200), layout.px(50))
+    no = yes.copy()
+    yes.bottomright = (card.centerx - layout.px(12), card.bottom - layout.px(22))
+    no.bottomleft = (card.centerx + layout.px(12), card.bottom - layout.px(22))
+    return yes, no
+
+
+def _question_card(layout: Layout) -> pygame.Rect:
+    card = pygame.Rect(0, 0, min(layout.size[0] - layout.px(40), layout.px(620)), layout.px(210))
+    card.center = (layout.size[0] // 2, layout.size[1] // 2)
+    return card
+
+
+def draw_confirm(surface: pygame.Surface, layout: Layout, question: str, detail: str, pulse: float) -> None:
+    """A yes/no question over the dimmed game: Y or Enter is yes, N or Esc is no."""
+    surface.blit(_veil(layout.size), (0, 0))
+    card = _question_card(layout)
+    pygame.draw.rect(surface, palette.PANEL, card, border_radius=layout.px(18))
+    pygame.draw.rect(surface, palette.PANEL_EDGE, card, 3, border_radius=layout.px(18))
+    inner = card.width - layout.px(40)
+    title = palette.fit(question, layout.font_px(40), inner, palette.INK, bold=True)
+    surface.blit(title, title.get_rect(midtop=(card.centerx, card.y + layout.px(22))))
+    sub = palette.fit(detail, layout.font_px(24), inner, palette.INK_SOFT)
+    surface.blit(sub, sub.get_rect(midtop=(card.centerx, card.y + layout.px(30) + title.get_height())))
+    yes, no = confirm_buttons(layout)
+    _draw_button(surface, layout, yes, "Yes (Y, Enter)", pulse)
+    _draw_button(surface, layout, no, "No (N, Esc)", 0.75)
+
+
+def draw_replay_banner(surface: pygame.Surface, layout: Layout, *, paused: bool, speed: int) -> pygame.Rect:
+    """REPLAY across the top of the scene, with the state of the playback and its keys."""
+    scene = layout.scene
+    size = layout.font_px(24)
+    state = "paused: Space goes on, Right or S steps" if paused else f"{speed}x: Space pauses, + / - speed"
+    word = palette.text("REPLAY", layout.font_px(30), (255, 255, 255), bold=True)
+    tail = palette.fit(state, size, scene.width - word.get_width() - layout.px(60), (255, 255, 255))
+    box = pygame.Rect(0, 0, word.get_width() + tail.get_width() + layout.px(44),
+                      max(word.get_height(), tail.get_height()) + layout.px(10))
+    box.bottomleft = (scene.x + layout.px(12), scene.bottom - layout.px(12))
+    pygame.draw.rect(surface, palette.KABOOM, box, border_radius=layout.px(10))
+    pygame.draw.rect(surface, palette.shade(palette.KABOOM, 0.6), box, 2, border_radius=layout.px(10))
+    surface.blit(word, word.get_rect(midleft=(box.x + layout.px(14), box.centery)))
+    surface.blit(tail, tail.get_rect(midleft=(box.x + layout.px(30) + word.get_width(), box.centery)))
+    return box
+
+
+def draw_tip(surface: pygame.Surface, layout: Layout, tip: str) -> pygame.Rect:
+    """A first-game tip in a strip along the foot of the scene."""
+    scene = layout.scene
+    size = layout.font_px(24)
+    room = scene.width - layout.px(48)
+    lines = wrap(f"Tip: {tip}", palette.font(size), room)[:3]
+    line_h = palette.font(size).get_linesize()
+    box = pygame.Rect(0, 0, scene.width - layout.px(24), line_h * len(lines) + layout.px(12))
+    box.midbottom = (scene.centerx, scene.bottom - layout.px(12))
+    card = _tip_card(box.size)
+    surface.blit(card, box)
+    for k, line in enumerate(lines):
+        surface.blit(palette.text(line, size, palette.INK), (box.x + layout.px(12), box.y + layout.px(6) + k * line_h))
+    return box
+
+
+_TIP_CARDS: dict[tuple[int, int], pygame.Surface] = {}
+
+
+def _tip_card(size: tuple[int, int]) -> pygame.Surface:
+    card = _TIP_CARDS.get(size)
+    if card is None:
+        if len(_TIP_CARDS) > 8:
+            _TIP_CARDS.clear()
+        card = _TIP_CARDS[size] = pygame.Surface(size, pygame.SRCALPHA)
+        pygame.draw.rect(card, (255, 248, 214, 235), card.get_rect(), border_radius=10)
+        pygame.draw.rect(card, (*palette.HIGHLIGHT, 255), card.get_rect(), 3, border_radius=10)
+    return card
+
+
+def veil(size: tuple[int, int]) -> pygame.Surface:
+    """The dimming behind every card (shared, made once per window size)."""
+    return _veil(size)

@@ -5,6 +5,10 @@ for the round and the line of barrels, and a panel on the right holding the top-
 inset, the die, the Pass button and the players. Every size is derived from the window
 size through one unit ``u`` (1.0 at the reference size 1280 x 800), so the whole picture
 scales when the window is resized, and text never drops below 12 px.
+
+:data:`MIN_SIZE` is the smallest window at which everything fits (four players with long
+names, the key legend, the end screen's recap, the help card); the app asks the window
+manager not to go below it, and a smaller surface is laid out at that size and clipped.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from dataclasses import dataclass
 import pygame
 
 REFERENCE_SIZE = (1280, 800)
-MIN_SIZE = (640, 400)
+MIN_SIZE = (800, 560)
 
 
 @dataclass(frozen=True)

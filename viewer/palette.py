@@ -30,6 +30,10 @@ BUTTON = (60, 110, 160)
 BUTTON_TEXT = (255, 255, 255)
 KABOOM = (200, 40, 30)
 GOOD = (40, 140, 60)
+VIEW_RIGHT = (255, 255, 255)
+"""Marker of the side view's right-hand end (an arrowhead), here and in the top view."""
+VIEW_LEFT = (40, 34, 30)
+"""Marker of the side view's left-hand end (a disc)."""
 
 SAILOR_CAPS = {"red": (214, 44, 44), "yellow": (244, 204, 40), "blue": (44, 96, 206)}
 """Cap colour of each sailor (and of the matching die face)."""
@@ -83,3 +87,35 @@ def text(message: str, size_px: int, colour=INK, bold: bool = False) -> pygame.S
         surface = font(size_px, bold).render(message, True, colour)
         _texts[key] = surface
     return surface
+
+
+ELLIPSIS = "\u2026"
+NAME_CHARS = 16
+"""Names longer than this are cut (with an ellipsis) where a sentence uses them."""
+
+
+def shorten(name: str, limit: int = NAME_CHARS) -> str:
+    """``name`` cut to ``limit`` characters, the last one an ellipsis, if longer."""
+    name = name.strip()
+    return name if len(name) <= limit else name[:limit - 1].rstrip() + ELLIPSIS
+
+
+def fit(message: str, size_px: int, width: int, colour=INK, bold: bool = False) -> pygame.Surface:
+    """``message`` rendered no wider than ``width`` px: cut with an ellipsis if it must be (cached)."""
+    key = (message, max(12, int(size_px)), int(width), bold)
+    cut = _cuts.get(key)
+    if cut is None:
+        f = font(size_px, bold)
+        cut = message
+        if f.size(message)[0] > width:
+            keep = len(message)
+            while keep > 1 and f.size(message[:keep].rstrip() + ELLIPSIS)[0] > width:
+                keep -= 1
+            cut = message[:keep].rstrip() + ELLIPSIS
+        if len(_cuts) > 512:
+            _cuts.clear()
+        _cuts[key] = cut
+    return text(cut, size_px, colour, bold)
+
+
+_cuts: dict[tuple, str] = {}

@@ -7,6 +7,13 @@ each barrel's body -- so the picture is the referee's own state, frame by frame.
 
 The sea level is fixed; the hull hangs under the deck and tilts with it. Barrels that
 leave the deck fall behind the front wave and disappear into the sea.
+
+The slice is seen from the view direction of :mod:`viewer.orientation`: squeezed by
+``Camera.squash`` while the view turns, mirrored when that is negative, so the bow stays
+on the right. Both ends are named (bow, port, ...) with the markers the top view puts at
+the ends of its slice line (:func:`draw_end_marker`); sailors behind the slice plane are
+drawn behind the tower, paler and taller (as seen from a little above), those in front
+of it in front.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from sim.params import BarrelSpec, Params
 from sim.world import CM_PER_M, TowerWorld
 from viewer import palette
 from viewer.barrel_art import draw_barrel
+from viewer.orientation import end_name
 
 SEA_LEVEL_M = -0.030
 """World height of the calm sea surface (the deck's top surface is at 0)."""
@@ -34,16 +42,18 @@ HANG_GAP_M = 0.030
 
 @dataclass
 class Camera:
-    """Maps world metres to screen pixels: ``scale`` px per metre, world (0, 0) at ``origin``."""
+    """Maps world metres to screen pixels: ``scale`` px per metre, world (0, 0) at ``origin``;
+    world x is multiplied by ``squash`` (the view turned away from the slice; negative: mirrored)."""
 
     scale: float = 1000.0
     origin: tuple[float, float] = (0.0, 0.0)
+    squash: float = 1.0
 
     def to_screen(self, x_m: float, y_m: float) -> tuple[float, float]:
-        return self.origin[0] + x_m * self.scale, self.origin[1] - y_m * self.scale
+        return self.origin[0] + x_m * self.scale * self.squash, self.origin[1] - y_m * self.scale
 
     def to_world(self, px: float, py: float) -> tuple[float, float]:
-        return (px - self.origin[0]) / self.scale, (self.origin[1] - py) / self.scale
+        return (px - self.origin[0]) / (self.scale * self.squash), (self.origin[1] - py) / self.scale
 
 
 @dataclass(frozen=True)
@@ -95,6 +105,7 @@ class SceneView:
         self._rect: pygame.Rect | None = None
         self._backdrop: pygame.Surface | None = None
         self._sea: pygame.Surface | None = None
+        self._tag_cards: dict[tuple[str, str, int], pygame.Surface] = {}
 
     # --- camera -----------------------------------------------------------------------
 
@@ -118,25 +129,79 @@ class SceneView:
     # --- drawing ------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, world: TowerWorld, *,
-             slice_direction_rad: float, hanging: Hanging | None = None, time_s: float = 0.0) -> None:
-        """Draw the scene of ``world`` into ``rect`` (call :meth:`frame_camera` first)."""
+             slice_direction_rad: float, hanging: Hanging | None = None, time_s: float = 0.0,
+             view_rad: float | None = None, squash: float = 1.0) -> None:
+        """Draw the scene of ``world`` into ``rect`` (call :meth:`frame_camera` first).
+
+        ``view_rad`` is the ship direction screen-right points to (default: the slice's),
+        ``squash`` the slice picture's horizontal factor (:func:`viewer.orientation.squash`)."""
         if self._rect != rect:
             self.frame_camera(rect, tower_top_m(world), instant=True)
+        view = slice_direction_rad if view_rad is None else view_rad
+        self.camera.squash = squash
         clip = surface.get_clip()
         surface.set_clip(rect)
         surface.blit(self._backdrop, rect.topleft)
         to_screen = self.camera.to_screen
         self._draw_far_sea(surface, rect, time_s)
         self._draw_hull(surface, world)
-        self._draw_sailors(surface, world, slice_direction_rad)
+        self._draw_sailors(surface, world, slice_direction_rad, view, far=True)
         self._draw_deck(surface, world)
         for barrel in world.barrels:
             x, y = barrel.body.position
             draw_barrel(surface, barrel.spec, x / CM_PER_M, y / CM_PER_M, barrel.body.angle, to_screen)
+        self._draw_sailors(surface, world, slice_direction_rad, view, far=False)
         if hanging is not None:
             self._draw_hanging(surface, world, hanging)
         self._draw_near_sea(surface, rect, time_s)
+        self._draw_end_tags(surface, rect, view)
         surface.set_clip(clip)
+
+    def end_tag_rects(self) -> tuple[pygame.Rect, pygame.Rect]:
+        """Screen rectangles of the (left, right) end tags drawn last."""
+        return self._tags
+
+    _tags = (pygame.Rect(0, 0, 0, 0), pygame.Rect(0, 0, 0, 0))
+
+    def _draw_end_tags(self, surface: pygame.Surface, rect: pygame.Rect, view: float) -> None:
+        """Name both ends of the view (right: ``view``, left: opposite) with the top view's markers."""
+        size = max(14, round(rect.height / 30))
+        pad = max(4, size // 3)
+        y = min(self.camera.to_screen(0.0, 0.045)[1], rect.bottom - size * 2)
+        tags = []
+        for kind, direction in (("left", view + math.pi), ("right", view)):
+            card = self._tag_card(kind, end_name(direction).upper(), size)
+            box = card.get_rect()
+            if kind == "left":
+                box.midleft = (rect.left + pad, y)
+            else:
+                box.midright = (rect.right - pad, y)
+            surface.blit(card, box)
+            tags.append(box)
+        self._tags = (tags[0], tags[1])
+
+    def _tag_card(self, kind: str, word: str, size: int) -> pygame.Surface:
+        """An end tag (a pill with the end's marker and name), painted once."""
+        key = (kind, word, size)
+        card = self._tag_cards.get(key)
+        if card is None:
+            pad = max(4, size // 3)
+            label = palette.text(word, size, palette.INK, bold=True)
+            marker = size * 0.9
+            card = pygame.Surface((round(label.get_width() + marker + 3 * pad), label.get_height() + pad),
+                                  pygame.SRCALPHA)
+            box = card.get_rect()
+            pygame.draw.rect(card, (*palette.PANEL, 220), box, border_radius=box.height // 2)
+            if kind == "left":
+                draw_end_marker(card, "left", (pad + marker / 2, box.centery), marker, (-1.0, 0.0))
+                card.blit(label, label.get_rect(midleft=(2 * pad + marker, box.centery)))
+            else:
+                draw_end_marker(card, "right", (box.right - pad - marker / 2, box.centery), marker, (1.0, 0.0))
+                card.blit(label, label.get_rect(midright=(box.right - 2 * pad - marker, box.centery)))
+            if len(self._tag_cards) > 64:
+                self._tag_cards.clear()
+            self._tag_cards[key] = card
+        return card
 
     def _deck_point(self, world: TowerWorld, s_m: float, z_m: float) -> tuple[float, float]:
         x, y = world.deck.local_to_world((s_m * CM_PER_M, z_m * CM_PER_M))
@@ -165,15 +230,35 @@ class SceneView:
             pygame.draw.polygon(surface, palette.DECK, points)
             pygame.draw.polygon(surface, palette.DECK_DARK, points, max(1, round(self.camera.scale * 0.0008)))
 
-    def _draw_sailors(self, surface: pygame.Surface, world: TowerWorld, direction: float) -> None:
+    def _draw_sailors(self, surface: pygame.Surface, world: TowerWorld, direction: float, view: float, *,
+                      far: bool) -> None:
+        """The sailors behind the slice plane (``far``, seen from ``view``) or in front of it.
+
+        Each stands where it projects onto the slice; depth changes its height a little
+        (a camera slightly above the deck), its size and, behind, its paleness, so two
+        sailors at the same place along the slice are both seen."""
         cos_d, sin_d = math.cos(direction), math.sin(direction)
         width = max(2, round(self.camera.scale * 0.005))
-        for name, x, y in self.params.ship.screw_positions_m:
+        for index, (name, x, y) in enumerate(self.params.ship.screw_positions_m):
+            depth = -x * math.sin(view) + y * math.cos(view)  # > 0: behind the slice plane
+            if (depth > 1e-9) != far:
+                continue
             s = x * cos_d + y * sin_d
-            foot, head = self._deck_point(world, s, 0.0), self._deck_point(world, s, SAILOR_HEIGHT_M)
-            pygame.draw.line(surface, (190, 160, 120), foot, head, width)
-            pygame.draw.circle(surface, palette.SAILOR_CAPS[name], head, width * 0.9)
-            pygame.draw.circle(surface, palette.INK, head, width * 0.9, 1)
+            height = SAILOR_HEIGHT_M + 0.12 * depth
+            foot, head = self._deck_point(world, s, 0.0), self._deck_point(world, s, height)
+            size = width * (1.0 - 2.0 * depth)
+            cap = palette.SAILOR_CAPS[name]
+            post = (190, 160, 120)
+            if far:
+                cap, post = palette.shade(cap, 1.35), palette.shade(post, 1.25)
+            pygame.draw.line(surface, post, foot, head, max(2, round(size)))
+            radius = size * 1.1
+            pygame.draw.circle(surface, cap, head, radius)
+            pygame.draw.circle(surface, palette.INK_SOFT if far else palette.INK, head, radius, 1)
+            if radius >= 7:
+                ink = palette.INK if name == "yellow" else (255, 255, 255)
+                number = palette.text(str(index + 1), round(radius * 1.5), ink, bold=True)
+                surface.blit(number, number.get_rect(center=head))
 
     def _draw_hanging(self, surface: pygame.Surface, world: TowerWorld, hanging: Hanging) -> None:
         to_screen = self.camera.to_screen
@@ -213,6 +298,23 @@ class SceneView:
         if below < rect.bottom:
             surface.blit(self._sea, (rect.left, below), pygame.Rect(0, 0, rect.width, rect.bottom - below))
         pygame.draw.lines(surface, palette.FOAM, False, crest, max(2, round(self.camera.scale * 0.0015)))
+
+
+def draw_end_marker(surface: pygame.Surface, kind: str, centre: tuple[float, float], size: float,
+                    outward: tuple[float, float]) -> None:
+    """The marker of one end of the view: "right", a white arrowhead pointing ``outward``
+    (a screen unit vector); "left", a dark disc. The side view and the top view share them."""
+    cx, cy = centre
+    r = size / 2
+    if kind == "right":
+        ux, uy = outward
+        points = [(cx + ux * r, cy + uy * r), (cx - ux * r * 0.8 - uy * r * 0.9, cy - uy * r * 0.8 + ux * r * 0.9),
+                  (cx - ux * r * 0.8 + uy * r * 0.9, cy - uy * r * 0.8 - ux * r * 0.9)]
+        pygame.draw.polygon(surface, palette.VIEW_RIGHT, points)
+        pygame.draw.polygon(surface, palette.INK, points, 2)
+    else:
+        pygame.draw.circle(surface, palette.VIEW_LEFT, (cx, cy), r * 0.8)
+        pygame.draw.circle(surface, (255, 255, 255), (cx, cy), r * 0.8, 2)
 
 
 def _gradient(size: tuple[int, int], top: tuple[int, int, int], bottom: tuple[int, int, int]) -> pygame.Surface:

@@ -76,7 +76,9 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, seed: int,
 
     Space or a click on the die rolls; on a wild roll click a sailor (or 1/2/3); the
     next barrel follows the mouse (or the arrow keys) and a click (or Enter) lets it
-    go; P passes in Old Sea Dogs; N starts a new game; Esc quits.
+    go; P passes in Old Sea Dogs (it costs a chip); H or ? shows how to play; N starts
+    a new game and Esc quits (both ask first during a game). The first start opens on
+    the how-to-play screen.
     """
     names, bot_seats, models = parse_bot_models(players)
     screenshot = check_output("--screenshot", screenshot, suffix=".png")
@@ -92,4 +94,4 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, seed: int,
     def new_controller(games: int) -> GameController:
         return GameController(config, params, seed=seed + games, bots=bots)
 
-    run_viewer(new_controller, max_frames, screenshot)
+    run_viewer(new_controller, max_frames, screenshot, help_at_start=True)

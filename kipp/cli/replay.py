@@ -47,17 +47,27 @@ def replay(file: str, check: bool, max_frames: int | None, screenshot: str | Non
             raise UserError(f"{option}: only for the visual replay; --check runs headless and draws nothing")
     events = read_recording(file)
     params = params if params is not None else load_params()
+    state = check_recording(file, events, params)
+    models = header_models(events[0])
+    seats = ", ".join(f"{name} ({model})" if model else name for name, model in zip(state.config.players, models))
+    click.echo(f"{file}: replay matches ({len(events)} events; {seats}; final chips {state.chips}).")
+
+
+def check_recording(file: str, events: list[dict], params: Params):
+    """Re-play ``events`` headless with the recording's referee; the final state.
+
+    A recording whose outcomes differ (or that is no game) is a :class:`UserError`, the
+    one line that both ``--check`` and the visual replay give."""
     try:
         with physics_errors(f"{file}: the replay stopped", keep=(ReplayMismatch, TranscriptError)):
             referee = options.make_referee(header_referee(events[0]), params)
             state = replay_events(events, referee, params)
-            models = header_models(events[0])
+            header_models(events[0])  # a malformed models list is a bad recording too
+            return state
     except ReplayMismatch as error:
         raise UserError(f"{file}: replay differs: {error}") from None
     except TranscriptError as error:
         raise UserError(f"{file}: {error}") from None
-    seats = ", ".join(f"{name} ({model})" if model else name for name, model in zip(state.config.players, models))
-    click.echo(f"{file}: replay matches ({len(events)} events; {seats}; final chips {state.chips}).")
 
 
 def read_recording(file: str) -> list[dict]:
@@ -86,9 +96,12 @@ def show_replay(path: str, params: Params | None = None, *, max_frames: int | No
 
     The game is decided by the referee it was recorded with (``game_start.referee``);
     a referee that cannot animate its decisions (``fast``) decides each at once.
+    The recording is first re-played headless (:func:`check_recording`, as ``--check``
+    does), so one that does not replay is refused before a window opens instead of
+    showing a game that stops halfway.
     Raises :class:`UserError` for an unreadable transcript or header, parameters other
-    than the recording's, or no display (unless ``max_frames``/``screenshot`` ask for a
-    headless run).
+    than the recording's, a recording whose outcomes differ, or no display (unless
+    ``max_frames``/``screenshot`` ask for a headless run).
     """
     screenshot = check_output("--screenshot", screenshot, suffix=".png")
     events = read_recording(path)
@@ -101,6 +114,7 @@ def show_replay(path: str, params: Params | None = None, *, max_frames: int | No
     except (TranscriptError, ReplayMismatch) as error:
         raise UserError(f"{path}: {error}") from None
     ensure_display(max_frames is not None or screenshot is not None)
+    check_recording(path, events, params)
 
     from viewer.controller import GameController
     from viewer.script import ReplayScript
@@ -110,4 +124,4 @@ def show_replay(path: str, params: Params | None = None, *, max_frames: int | No
                               referee=options.make_referee(referee_name, params),
                               script=ReplayScript(events))
 
-    run_viewer(new_controller, max_frames, screenshot)
+    run_viewer(new_controller, max_frames, screenshot, replay=True, failure_prefix=f"{path}: replay differs: ")

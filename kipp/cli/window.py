@@ -2,10 +2,12 @@
 
 pygame and the viewer are imported inside the functions, so ``kipp --help`` stays light.
 Without a display, a command says so in one line and points at ``kipp game`` (exit 2).
-pygame-ce falls back silently to its ``offscreen`` driver when there is no display, so
-the driver is checked after initialising it (the driver's name, and neither DISPLAY nor
-WAYLAND_DISPLAY set), unless the run was asked to be headless (``--max-frames``/
-``--screenshot``, or ``SDL_VIDEODRIVER`` set to ``dummy``/``offscreen`` on purpose).
+pygame-ce falls back silently to its ``offscreen`` driver when it cannot open a window --
+no ``DISPLAY``/``WAYLAND_DISPLAY`` at all, or one that names a server nobody runs
+(``DISPLAY=:99`` without an X server) -- so the driver actually in use is checked after
+initialising it. A headless driver is refused unless the run was
+asked to be headless (``--max-frames``/``--screenshot``, or ``SDL_VIDEODRIVER`` set to
+``dummy``/``offscreen`` on purpose).
 """
 
 from __future__ import annotations
@@ -18,8 +20,17 @@ import click
 from kipp.cli.options import UserError, check_output
 
 HEADLESS_DRIVERS = ("dummy", "offscreen")
-NO_DISPLAY = ("no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); "
-              "`kipp game` plays a whole game headless")
+GAME_HINT = "`kipp game` plays a whole game headless"
+NO_DISPLAY = f"no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); {GAME_HINT}"
+
+
+def no_window_message(environ=None) -> str:
+    """The one-line reason a window could not be opened, naming the display that failed."""
+    environ = os.environ if environ is None else environ
+    named = [f"{key}={environ[key]}" for key in ("DISPLAY", "WAYLAND_DISPLAY") if environ.get(key)]
+    if not named:
+        return NO_DISPLAY
+    return f"cannot open a window on {' / '.join(named)} (no display server answers there); {GAME_HINT}"
 
 
 @contextlib.contextmanager
@@ -55,26 +66,39 @@ def screenshot_option(text: str):
     return click.option("--screenshot", default=None, metavar="FILE.png", help=f"{text}.")
 
 
+def _headless_on_purpose() -> bool:
+    return os.environ.get("SDL_VIDEODRIVER", "").lower() in HEADLESS_DRIVERS
+
+
 def ensure_display(headless: bool) -> None:
-    """Raise UserError (one line, exit 2) when a window cannot be shown."""
-    if headless or os.environ.get("SDL_VIDEODRIVER", "").lower() in HEADLESS_DRIVERS:
+    """Raise UserError (one line, exit 2) when a window cannot be shown.
+
+    Leaves pygame's display initialised when it can (the window opens on it next).
+    """
+    if headless or _headless_on_purpose():
         return
     import pygame
 
     import viewer  # noqa: F401  (silences pygame's banner)
 
     try:
-        with _quiet_stderr():  # SDL complains about XDG_RUNTIME_DIR on stderr when probing Wayland
+        with _quiet_stderr():  # SDL complains about XDG_RUNTIME_DIR on stderr when probing Wayland / X
             pygame.display.init()
     except pygame.error:
-        raise UserError(NO_DISPLAY) from None
-    driver = pygame.display.get_driver()
-    if driver in HEADLESS_DRIVERS and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        raise UserError(no_window_message()) from None
+    if pygame.display.get_driver() in HEADLESS_DRIVERS:  # SDL fell back: no real window possible
         pygame.display.quit()
-        raise UserError(NO_DISPLAY)
+        raise UserError(no_window_message())
 
 
-def run_viewer(new_controller, max_frames: int | None, screenshot: str | None) -> None:
+def run_viewer(new_controller, max_frames: int | None, screenshot: str | None, *, replay: bool = False,
+               help_at_start: bool = False, failure_prefix: str = "") -> None:
+    """Open the window and run it; the loop is held to 60 fps only on a real display.
+
+    ``replay``: a recording is shown (REPLAY banner, pause, step, speed). ``help_at_start``:
+    open on the how-to-play screen (on a real display only). A viewer that stops on an
+    error (a recording that does not replay) raises it as a :class:`UserError`, after
+    ``failure_prefix``."""
     from viewer.app import ViewerApp
 
     screenshot = check_output("--screenshot", screenshot, suffix=".png")
@@ -82,5 +106,13 @@ def run_viewer(new_controller, max_frames: int | None, screenshot: str | None) -
     if headless and os.environ.get("SDL_VIDEODRIVER") is None and not (
             os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         os.environ["SDL_VIDEODRIVER"] = "dummy"
-    app = ViewerApp(new_controller, throttle=os.environ.get("SDL_VIDEODRIVER") not in HEADLESS_DRIVERS)
+    import pygame
+
+    with _quiet_stderr():
+        pygame.display.init()
+    real_window = pygame.display.get_driver() not in HEADLESS_DRIVERS
+    app = ViewerApp(new_controller, throttle=real_window, replay=replay,
+                    help_at_start=help_at_start and real_window)
     app.run(max_frames=max_frames, screenshot=screenshot)
+    if app.failure is not None:
+        raise UserError(failure_prefix + app.failure)

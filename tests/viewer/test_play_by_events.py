@@ -15,6 +15,7 @@ import pytest
 
 from kipp.rules.actions import ChooseSailor, Pass, Place, Roll, Shuffle
 from kipp.rules.config import GameConfig
+from viewer import hud
 from viewer.controller import GameController
 
 LINE_12 = ("large", "medium", "small") * 4
@@ -137,11 +138,30 @@ def test_completed_tower_and_crash(make_app, params, scripted_referee):
     assert c.message.subtitle == "Ben returns 1 chip"
 
 
-def test_new_game_key_and_escape(make_app, params, scripted_referee):
+def test_new_game_and_escape_ask_first_during_a_game(make_app, params, scripted_referee):
     config = GameConfig(players=("Ann",), barrels=9)
     app = make_app(lambda games: GameController(config, params, seed=games, referee=scripted_referee()))
     first = app.controller
+    press(app, pygame.K_n)  # mid-game: a question, not a new game yet
+    assert app.overlay == "confirm_new" and app.controller is first
+    frame = first.frame
+    press(app, pygame.K_SPACE)  # the game waits under the card; Space is no answer
+    assert first.frame == frame and first.mode == "idle" and app.overlay == "confirm_new"
+    press(app, pygame.K_ESCAPE)  # no
+    assert app.overlay is None and app.controller is first and app.running
     press(app, pygame.K_n)
-    assert app.controller is not first and app.games == 1
+    press(app, pygame.K_y)  # yes
+    assert app.controller is not first and app.games == 1 and app.overlay is None
+    second = app.controller
+    press(app, pygame.K_n)
+    press(app, pygame.K_RETURN)  # Enter is yes too
+    assert app.controller is not second and app.games == 2
+
+    press(app, pygame.K_ESCAPE)  # quit: asked too
+    assert app.overlay == "confirm_quit" and app.running
+    press(app, pygame.K_n)  # N answers no here, it does not start a game
+    assert app.overlay is None and app.running and app.games == 2
     press(app, pygame.K_ESCAPE)
+    yes, _ = hud.confirm_buttons(app.layout)
+    click(app, yes.center)
     assert not app.running

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -31,7 +32,7 @@ def test_without_a_display_play_says_so_in_one_line_and_exits_2():
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: no display") and "kipp game" in lines[0]
+    assert len(lines) == 1 and lines[0].startswith("Error: no display") and "kipp game" in lines[0], lines
     assert result.stdout == ""
 
 
@@ -47,3 +48,60 @@ def test_seats():
     assert parse_seats("Ann,Ben,bot") == (("Ann", "Ben", "Bot"), (2,))
     assert parse_seats("bot, BOT ,Cy") == (("Bot 1", "Bot 2", "Cy"), (0, 1))
     assert parse_seats("Robot") == (("Robot",), ())
+
+
+def _free_display() -> str:
+    """A display number no X server answers on (no socket, no lock file)."""
+    for number in range(99, 200):
+        if not os.path.exists(f"/tmp/.X11-unix/X{number}") and not os.path.exists(f"/tmp/.X{number}-lock"):
+            return f":{number}"
+    pytest.skip("no free display number")
+
+
+def _without_display() -> dict:
+    return {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+
+
+@pytest.mark.parametrize("command", [["play", "--players", "Ann,bot"], ["replay", "RECORDING"]])
+def test_a_display_nobody_answers_on_is_one_error_line_not_an_invisible_game(command, tmp_path):
+    """pygame-ce falls back to its offscreen driver when DISPLAY names no server; without the
+    check the game would run invisibly until killed (the timeout here)."""
+    if command[-1] == "RECORDING":
+        recorded = CliRunner().invoke(main, ["game", "--json", "--players", "2", "--barrels", "9",
+                                             "--referee", "fast"])
+        (tmp_path / "game.jsonl").write_text(recorded.output, encoding="utf-8")
+        command = ["replay", str(tmp_path / "game.jsonl")]
+    display = _free_display()
+    result = subprocess.run([sys.executable, "-m", "kipp", *command], env={**_without_display(), "DISPLAY": display},
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"Error: cannot open a window on DISPLAY={display}"), lines
+    assert "kipp game" in lines[0] and result.stdout == ""
+
+
+def test_a_headless_run_asked_for_still_runs_with_a_dead_display(tmp_path):
+    out = tmp_path / "shot.png"
+    env = {**_without_display(), "DISPLAY": _free_display()}
+    result = subprocess.run([sys.executable, "-m", "kipp", "play", "--players", "bot,bot", "--max-frames", "5",
+                             "--screenshot", str(out)], env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert out.exists()
+    dummy = subprocess.run([sys.executable, "-m", "kipp", "play", "--players", "bot,bot", "--max-frames", "5"],
+                           env={**_without_display(), "SDL_VIDEODRIVER": "dummy"}, capture_output=True, text=True,
+                           timeout=60)
+    assert dummy.returncode == 0, dummy.stderr
+
+
+@pytest.mark.skipif(shutil.which("xvfb-run") is None, reason="needs Xvfb (apt-get install xvfb)")
+def test_a_real_window_under_xvfb_opens_on_the_help_card(tmp_path):
+    out = tmp_path / "window.png"
+    env = _without_display()
+    result = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1400x900x24", sys.executable, "-m", "kipp", "play",
+                             "--players", "Ann,bot", "--max-frames", "20", "--screenshot", str(out)],
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    picture = pygame.image.load(str(out))
+    width, height = picture.get_size()
+    centre = picture.get_at((width // 2, height // 2))
+    assert all(abs(a - b) <= 12 for a, b in zip(centre[:3], (246, 240, 226))), "the help card of the first start"

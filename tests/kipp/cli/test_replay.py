@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from kipp.cli import main
+from kipp.cli import main, options
 from kipp.cli.options import UserError
 from kipp.cli.replay import show_replay
 from kipp.rules.replay import HEADER_ONLY
@@ -71,7 +71,7 @@ def test_a_fast_referee_recording_replays_in_the_viewer_to_identical_events(tmp_
     path = tmp_path / "fast.jsonl"
     path.write_text(result.output, encoding="utf-8")
     built = []
-    monkeypatch.setattr(kipp.cli.replay, "run_viewer", lambda new_controller, *_: built.append(new_controller(0)))
+    monkeypatch.setattr(kipp.cli.replay, "run_viewer", lambda new_controller, *_, **__: built.append(new_controller(0)))
     show_replay(str(path), max_frames=1)
     controller = built[0]
     assert type(controller.referee.base).__name__ == "FastReferee"
@@ -93,3 +93,136 @@ def test_show_replay_refuses_a_malformed_header_in_one_line(recording, tmp_path,
     with pytest.raises(UserError, match=text) as error:
         show_replay(str(bad), max_frames=1)
     assert str(bad) in str(error.value.message) and "\n" not in error.value.message
+
+
+@pytest.fixture(scope="module")
+def fast_recording(tmp_path_factory):
+    """A fast-referee game (decisions at once: the viewer has nothing to animate)."""
+    result = CliRunner().invoke(main, ["game", "--json", "--seed", "7", "--players", "2", "--barrels", "9",
+                                       "--half-turn", "--referee", "fast"])
+    assert result.exit_code == 0, result.output
+    path = tmp_path_factory.mktemp("fast") / "fast.jsonl"
+    path.write_text(result.output, encoding="utf-8")
+    return path
+
+
+def replay_app(path):
+    import pygame  # noqa: F401
+
+    from kipp.rules.replay import config_from_header
+    from viewer.app import ViewerApp
+
+    events = parse_json_lines(path.read_text(encoding="utf-8"))
+    params = load_params()
+    return ViewerApp(lambda games: GameController(config_from_header(events[0]), params,
+                                                  referee=options.make_referee("fast", params),
+                                                  script=ReplayScript(events)), throttle=False, replay=True)
+
+
+def key(app, code, char=""):
+    import pygame
+
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=code, mod=0, unicode=char, scancode=0))
+    app.step()
+
+
+def test_a_visual_replay_is_labelled_and_pauses_steps_and_speeds_up(fast_recording):
+    import pygame
+
+    from viewer import palette
+
+    app = replay_app(fast_recording)
+    try:
+        c = app.controller
+        app.step()
+        scene = app.layout.scene
+        banner = app.surface.get_at((scene.x + app.layout.px(16), scene.bottom - app.layout.px(20)))
+        assert all(abs(a - b) < 16 for a, b in zip(banner[:3], palette.KABOOM)), "the red REPLAY banner"
+        assert c.prompt() is None
+        key(app, pygame.K_SPACE)
+        assert app.paused
+        frame, done = c.frame, len(c.state.history())
+        for _ in range(50):
+            app.step()
+        assert c.frame == frame and len(c.state.history()) == done, "paused: nothing moves"
+        for step in range(1, 4):
+            key(app, pygame.K_RIGHT if step % 2 else pygame.K_s)
+            for _ in range(400):
+                if app._step_from is None:
+                    break
+                app.step()
+            assert len(c.state.history()) == done + step, "one recorded action per step"
+            frame = c.frame
+            app.step()
+            assert c.frame == frame, "and paused again"
+        key(app, pygame.K_SPACE)
+        key(app, pygame.K_PLUS, "+")
+        assert app.speed == 2
+        frame = c.frame
+        app.step()
+        assert c.frame == frame + 2
+        key(app, pygame.K_4)
+        frame = c.frame
+        app.step()
+        assert c.frame == frame + 4
+        key(app, pygame.K_MINUS, "-")
+        assert app.speed == 2
+        key(app, pygame.K_1)
+        assert app.speed == 1
+        key(app, pygame.K_n)
+        assert app.overlay == "confirm_new" and app.question()[0] == "Restart the replay?"
+        key(app, pygame.K_y)
+        assert app.controller is not c and len(app.controller.state.history()) <= 1, "from the first shuffle"
+    finally:
+        app.close()
+
+
+def tampered(path, tmp_path, change):
+    """A copy of the recording with one outcome changed (the first turn's tilt)."""
+    import json
+
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for k, line in enumerate(lines):
+        event = json.loads(line)
+        if event["event"] == "turn":
+            change(event)
+            lines[k] = json.dumps(event)
+            break
+    bad = tmp_path / "tampered.jsonl"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return bad
+
+
+def test_a_recording_that_does_not_replay_is_the_same_one_line_error_as_check(fast_recording, tmp_path):
+    bad = tampered(fast_recording, tmp_path, lambda e: e.update(tilt_deg=e["tilt_deg"] + 1.0))
+    checked = CliRunner().invoke(main, ["replay", str(bad), "--check"])
+    shown = CliRunner().invoke(main, ["replay", str(bad), "--max-frames", "50"])
+    assert checked.exit_code == 2 and shown.exit_code == 2
+    assert shown.output == checked.output
+    lines = shown.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"Error: {bad}: replay differs: line ")
+
+
+def test_a_replay_that_stops_in_the_window_ends_it_with_the_error(fast_recording, tmp_path):
+    """Should the window's game ever stop on a recorded action (an illegal one), the app quits
+    with the error instead of showing a frozen picture."""
+    import json
+
+    lines = fast_recording.read_text(encoding="utf-8").splitlines()
+    first_place = next(k for k, line in enumerate(lines) if json.loads(line)["event"] == "place")
+    event = json.loads(lines[first_place])
+    event["offset_mm"] = [600.0, 0.0]  # beyond the 500 mm any placement may be from the tower spot: illegal
+    lines[first_place] = json.dumps(event)
+    bad = tmp_path / "illegal.jsonl"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    app = replay_app(bad)
+    try:
+        for _ in range(3000):
+            if not app.running:
+                break
+            app.step()
+        assert not app.running and app.failure is not None and "cannot apply" in app.failure
+    finally:
+        app.close()
+    result = CliRunner().invoke(main, ["replay", str(bad), "--max-frames", "3000"])
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1

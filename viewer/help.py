@@ -1,0 +1,162 @@
+"""The "How to play" screen (H or ?), the in-game tips of a first game, and the key legend.
+
+The rules are worded after the rulebook as DESIGN.md section 4 reads it, for the game
+being played: the variants that are on (nine barrels, half turns, Old Sea Dogs) get their
+own lines. The screen is painted once per window size and game set-up and then only
+blitted, so showing it costs a frame nothing.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from kipp.rules.actions import WILD
+from kipp.rules.config import ROUNDS, GameConfig
+from viewer import palette
+from viewer.die import paint_face
+from viewer.layout import Layout
+
+KEYS = (("Space", "roll the die"), ("mouse, arrows", "aim the barrel"), ("click, Enter", "let it go"),
+        ("1 2 3, click", "pick a sailor (wild)"), ("P", "pass, paying a chip (Old Sea Dogs)"),
+        ("H or ?", "how to play"), ("N / Esc", "new game / quit"))
+REPLAY_KEYS = (("Space", "pause / go on"), ("Right or S", "one step (paused)"), ("+ / -, 1 2 4", "speed 1x 2x 4x"),
+               ("H or ?", "how to play"), ("N / Esc", "restart / quit"))
+
+
+def rules(config: GameConfig) -> list[tuple[str | None, str]]:
+    """The rules of this game as (die face or None, paragraph), in reading order."""
+    n, turn = config.barrels, "half a turn" if config.half_turn else "one whole turn"
+    crash = 2 if config.sea_dogs else 1
+    paragraphs: list[tuple[str | None, str]] = [
+        (None, f"Stack all {n} barrels of the line on the ship, one per turn, without the tower "
+               f"crashing. A game has {ROUNDS} rounds; whoever has the most chips after them wins."),
+        (None, "On your turn roll the die (Space). It says which sailor turns after your barrel is on; "
+               f"a sailor turns {turn} and the deck tilts."),
+        ("red", "Red or yellow: place the next barrel, then that sailor turns."),
+        ("blue", "Blue: on the first turn of a round, as red. After that: no barrel, just turn the blue sailor."),
+        (WILD, "Wild: place the next barrel, then turn any sailor you like (1 2 3, or click it in the top view)."),
+        (None, f"Chips: everyone starts with {config.start_chips}. A crash costs whoever caused it "
+               f"{crash} chip{'s' * (crash > 1)}. A completed tower pays 2 to the player who placed the last "
+               "barrel and 1 to everyone else."),
+    ]
+    younger = []
+    if config.barrels == 9:
+        younger.append("9 barrels instead of 12")
+    if config.half_turn:
+        younger.append("sailors turn half a turn")
+    if younger:
+        paragraphs.append((None, "Younger sailors (on): " + " and ".join(younger) + "."))
+    if config.sea_dogs:
+        paragraphs.append((None, "Old Sea Dogs (on): before rolling you may pass by paying a chip (P). The next "
+                                 "player can't pass; they get that chip back if their turn ends without a crash. "
+                                 "A crash costs 2 chips."))
+    paragraphs.append((None, "Tip: set the barrel a little uphill of the coming tilt; the red arrow in the top "
+                             "view points downhill. The side view cuts the ship along its steepest slope and "
+                             "keeps the bow on the right; its end markers match the dashed line in the top view."))
+    return paragraphs
+
+
+def first_game_tip(prompt: str | None, state) -> tuple[str, str] | None:
+    """(key, text) of the tip for a person's ``prompt`` at ``state`` in a first game, if any."""
+    if prompt == "play_or_pass":
+        return "pass", ("Old Sea Dogs: roll, or pay a chip to pass (P). After a pass the next player must roll, "
+                        "and gets the chip back if their turn ends without a crash.")
+    if prompt == "roll":
+        if state.placed == 0:
+            return "roll", "The die picks the sailor that turns after you place (wild: you choose). Space rolls."
+        return "blue", "From now on blue means no barrel: only the blue sailor turns."
+    if prompt == "place":
+        return "place", ("Aim a little uphill: the red arrow in the top view points downhill. "
+                         "Move the mouse (or arrows), click (or Enter) to let go.")
+    if prompt == "sailor":
+        return "sailor", "Wild: a sailor turned less often evens out the tilt. Click one in the top view, or 1 2 3."
+    return None
+
+
+def _paragraph_lines(message: str, size: int, width: int) -> list[str]:
+    font = palette.font(size)
+    lines, current = [], ""
+    for word in message.split():
+        trial = f"{current} {word}".strip()
+        if current and font.size(trial)[0] > width:
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    return lines + ([current] if current else [])
+
+
+def _card_rect(layout: Layout) -> pygame.Rect:
+    width, height = layout.size
+    card = pygame.Rect(0, 0, min(width - layout.px(40), layout.px(1100)), height - layout.px(40))
+    card.center = (width // 2, height // 2)
+    return card
+
+
+def _paint(layout: Layout, config: GameConfig, replay: bool) -> pygame.Surface:
+    card = _card_rect(layout)
+    surface = pygame.Surface(card.size, pygame.SRCALPHA)
+    radius = layout.px(18)
+    pygame.draw.rect(surface, palette.PANEL, surface.get_rect(), border_radius=radius)
+    pygame.draw.rect(surface, palette.PANEL_EDGE, surface.get_rect(), 3, border_radius=radius)
+    pad = layout.px(28)
+    keys = REPLAY_KEYS if replay else KEYS
+    for size in range(layout.font_px(26), 11, -1):  # the largest text that fits the card
+        title_px = round(size * 1.7)
+        icon = round(size * 1.5)
+        line_h = palette.font(size).get_linesize()
+        keys_w = max(palette.font(size, True).size(k)[0] for k, _ in keys) + pad // 2
+        keys_col = keys_w + max(palette.font(size).size(w)[0] for _, w in keys)
+        text_w = card.width - 3 * pad - keys_col - icon - pad // 2
+        blocks = [(face, _paragraph_lines(p, size, text_w)) for face, p in rules(config)]
+        height = (pad + palette.font(title_px, True).get_linesize() + pad // 2
+                  + sum(max(len(lines) * line_h, icon if face else 0) + size // 2 for face, lines in blocks)
+                  + line_h + pad)
+        if height <= card.height and text_w > 160:
+            break
+    title = palette.text("How to play", title_px, palette.INK, bold=True)
+    surface.blit(title, (pad, pad))
+    top = pad + title.get_height() + pad // 2
+    y = top
+    x_text = pad + icon + pad // 2
+    for face, lines in blocks:
+        if face is not None:
+            die = pygame.Surface((icon, icon), pygame.SRCALPHA)
+            paint_face(die, face)
+            surface.blit(die, (pad, y))
+            if face == "red":
+                yellow = pygame.Surface((icon // 2, icon // 2), pygame.SRCALPHA)
+                paint_face(yellow, "yellow")
+                surface.blit(yellow, (pad + icon - icon // 3, y + icon - icon // 3))
+        for k, line in enumerate(lines):
+            surface.blit(palette.text(line, size, palette.INK), (x_text, y + k * line_h))
+        y += max(len(lines) * line_h, icon if face else 0) + size // 2
+    x_keys = card.width - pad - keys_col
+    heading = palette.text("Keys", round(size * 1.2), palette.INK, bold=True)
+    surface.blit(heading, (x_keys, top))
+    ky = top + heading.get_height() + size // 3
+    for key, what in keys:
+        surface.blit(palette.text(key, size, palette.INK, bold=True), (x_keys, ky))
+        surface.blit(palette.text(what, size, palette.INK_SOFT), (x_keys + keys_w, ky))
+        ky += line_h
+    footer = palette.text("H, Esc, Enter or a click: back to the game", size, palette.GOOD, bold=True)
+    surface.blit(footer, footer.get_rect(bottomright=(card.width - pad, card.height - pad // 2)))
+    return surface
+
+
+_painted: dict[tuple, pygame.Surface] = {}
+
+
+def draw_help(surface: pygame.Surface, layout: Layout, config: GameConfig, *, replay: bool = False,
+              veil: pygame.Surface | None = None) -> pygame.Rect:
+    """The how-to-play card over the (dimmed) window; returns where it is."""
+    key = (layout.size, config, replay)
+    painted = _painted.get(key)
+    if painted is None:
+        _painted.clear()
+        painted = _painted[key] = _paint(layout, config, replay)
+    if veil is not None:
+        surface.blit(veil, (0, 0))
+    card = _card_rect(layout)
+    surface.blit(painted, card)
+    return card
