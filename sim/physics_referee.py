@@ -109,6 +109,7 @@ class DecisionRun:
             x, y = into_recess(self.params.ship, spec.end_diameter_m, x, y)
         direction = self._tower.slice_direction_rad
         self.world.drop_barrel(spec, *to_slice(x, y, direction))
+        self.world.take_up_load()
         self.slice_direction_rad = direction
         self._deadline_s = self.params.settle.max_time_s
         self._calm_since: float | None = None
@@ -126,6 +127,7 @@ class DecisionRun:
         self.phase = "turn"
         self._tower = after_tower
         self.world = build_world(self.params, self._tower, direction, slope_along(before, direction))
+        self.world.take_up_load()
         duration = turn_duration_s(turn.revolutions, self.params.turn.rate_rev_per_s)
         self.world.start_deck_motion(slope_along(after, direction), duration, self.params.turn.profile)
         self.slice_direction_rad = direction
