@@ -83,12 +83,17 @@ class TurnParams:
 
 @dataclass(frozen=True)
 class SolverParams:
-    """Physics stepping: a fixed step of ``dt_s`` seconds, solver iterations, slop (m)."""
+    """Physics stepping: a fixed step of ``dt_s`` seconds, solver iterations, slop (m), and
+    pymunk's ``collision_bias`` (fraction of an overlap beyond the slop left after 1 s) and
+    ``damping`` (fraction of every velocity kept after 1 s; 1 = none)."""
 
     steps_per_second: int
     iterations: int
     collision_slop_m: float
     gravity_m_s2: float
+    collision_bias: float = (1.0 - 0.1) ** 60
+    """pymunk's default: 10% of an overlap corrected per 1/60 s."""
+    damping: float = 1.0
 
     @property
     def dt_s(self) -> float:
@@ -188,6 +193,8 @@ class Params:
 _POSITIVE = "positive"
 _NON_NEGATIVE = "non-negative"
 _ANY = "any"
+_FRACTION = "fraction"
+"""In (0, 1]."""
 
 _SCHEMA: dict[str, Any] = {
     "ship": {
@@ -207,6 +214,8 @@ _SCHEMA: dict[str, Any] = {
         "iterations": (int, _POSITIVE),
         "collision_slop_mm": (float, _NON_NEGATIVE),
         "gravity_m_s2": (float, _POSITIVE),
+        "collision_bias": (float, _FRACTION),
+        "damping": (float, _FRACTION),
     },
     "settle": {
         "drop_height_mm": (float, _NON_NEGATIVE),
@@ -260,6 +269,8 @@ def _check_value(key: str, value: Any, kind: type, check: Any) -> Any:
         raise ParamsError(f"{key}: must be > 0, got {value!r}")
     if check == _NON_NEGATIVE and not value >= 0:
         raise ParamsError(f"{key}: must be >= 0, got {value!r}")
+    if check == _FRACTION and not 0 < value <= 1:
+        raise ParamsError(f"{key}: must be > 0 and <= 1, got {value!r}")
     if isinstance(check, tuple) and value not in check:
         raise ParamsError(f"{key}: must be one of {', '.join(check)}, got {value!r}")
     return value
@@ -349,6 +360,8 @@ def _build(raw: Mapping) -> Params:
             iterations=solver["iterations"],
             collision_slop_m=solver["collision_slop_mm"] / 1000,
             gravity_m_s2=solver["gravity_m_s2"],
+            collision_bias=solver["collision_bias"],
+            damping=solver["damping"],
         ),
         settle=SettleParams(
             drop_height_m=settle["drop_height_mm"] / 1000,

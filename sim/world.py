@@ -90,6 +90,8 @@ class TowerWorld:
         self.space.iterations = params.solver.iterations
         self.space.gravity = (0.0, -params.solver.gravity_m_s2 * CM_PER_M)
         self.space.collision_slop = params.solver.collision_slop_m * CM_PER_M
+        self.space.collision_bias = params.solver.collision_bias
+        self.space.damping = params.solver.damping
         self._friction = math.sqrt(params.mu)
         self.deck = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
         self.deck.angle = math.atan(deck_slope)
