@@ -26,7 +26,8 @@ def test_defaults_are_the_design_values_in_si_units():
     assert sum(b.count for b in params.barrels) == 12
     assert params.mu == 0.45
     assert params.ship.thread_pitch_m == 0.004
-    assert params.solver.dt_s == 1 / 480 and params.solver.iterations == 40
+    assert params.solver.dt_s == 1 / 480 and params.solver.iterations == 60
+    assert params.solver.collision_slop_m == 0.0002
     # screws on an equilateral triangle of circumradius 70 mm, red at the bow
     for _, x, y in params.ship.screw_positions_m:
         assert math.hypot(x, y) == pytest.approx(0.070)
