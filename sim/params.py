@@ -102,12 +102,17 @@ class TurnParams:
 
 @dataclass(frozen=True)
 class SolverParams:
-    """Physics stepping: a fixed step of ``dt_s`` seconds, solver iterations, slop (m)."""
+    """Physics stepping: a fixed step of ``dt_s`` seconds, solver iterations, slop (m), and
+    pymunk's ``collision_bias`` (fraction of an overlap beyond the slop left after 1 s) and
+    ``damping`` (fraction of every velocity kept after 1 s; 1 = none)."""
 
     steps_per_second: int
     iterations: int
     collision_slop_m: float
     gravity_m_s2: float
+    collision_bias: float = (1.0 - 0.1) ** 60
+    """pymunk's default: 10% of an overlap corrected per 1/60 s."""
+    damping: float = 1.0
 
     @property
     def dt_s(self) -> float:
@@ -217,7 +222,8 @@ class Params:
 # - barrels: 1-20 of a size, 5-200 mm tall and wide, 0.5-1000 g;
 # - placement error 0-20 mm; friction mu 0.01-2;
 # - solver: 60-20000 steps per second (below 60 the solver diverges at once; at least one
-#   step per 60 Hz frame), 1-1000 iterations, collision slop 0-1 mm, gravity 0.1-100 m/s^2;
+#   step per 60 Hz frame), 1-1000 iterations, collision slop 0-1 mm, gravity 0.1-100 m/s^2,
+#   collision bias and damping in (0, 1];
 # - settle: drop height 0-50 mm, settle time 0.05-30 s, window 0.001-10 s (and shorter
 #   than the settle time), energy fraction 0-1 (above 1 "calm" would include energies
 #   that topple the tower);
@@ -266,6 +272,8 @@ _SCHEMA: dict[str, Any] = {
         "iterations": Number(POSITIVE, 1, 1000, integer=True),
         "collision_slop_mm": Number(NON_NEGATIVE, 0.0, 1.0),
         "gravity_m_s2": Number(POSITIVE, 0.1, 100.0),
+        "collision_bias": Number(POSITIVE, 0.0, 1.0),
+        "damping": Number(POSITIVE, 0.0, 1.0),
     },
     "settle": {
         "drop_height_mm": Number(NON_NEGATIVE, 0.0, 50.0),
@@ -388,6 +396,8 @@ def _build(raw: Mapping) -> Params:
             iterations=solver["iterations"],
             collision_slop_m=solver["collision_slop_mm"] / 1000,
             gravity_m_s2=solver["gravity_m_s2"],
+            collision_bias=solver["collision_bias"],
+            damping=solver["damping"],
         ),
         settle=SettleParams(
             drop_height_m=settle["drop_height_mm"] / 1000,

@@ -2,7 +2,9 @@
 
 A decision runs in up to two phases, each in a fresh :class:`~sim.world.TowerWorld`
 built from the tower state (so a decision depends only on its inputs and is
-bit-identical across processes):
+bit-identical across processes), whose contacts start carrying the static load
+(:meth:`~sim.world.TowerWorld.take_up_load`: a standing tower rebuilt stands still, it
+does not re-settle):
 
 1. ``place``: in the current slice, the barrel is released from rest 1 mm above the top
    of the tower and the world runs for ``settle.max_time_s``.
@@ -12,14 +14,15 @@ bit-identical across processes):
    ``settle.max_time_s`` more.
 
 The tower has crashed if a fall (:meth:`~sim.world.TowerWorld.find_fall`) is seen in
-any frame (checked once per 60 Hz frame, 8 steps by default). That is the **plain
+any frame (checked once per 60 Hz frame, 8 steps at the default 480 Hz). That is the **plain
 loop** (``plain=True``), the reference. By default the referee stops a phase early
 when its outcome is certain: at the first fall, or once the tower is certain to stand
 (its kinetic energy far below the smallest barrier against toppling, :mod:`sim.energy`).
 In both, a standing phase hands on the tower as it stood at that moment of certainty:
 the player turns the sailor once the barrel has come to rest. (Handing on the poses
-from the end of a 2 s wait instead flipped 2 of 500 close calls: the solver lets a tall
-tower rock slightly, so the exact poses depend on when they are taken.)
+from the end of a 2 s wait instead flipped 2 of 500 close calls, measured at 480 Hz x 40
+before the load was taken up at each rebuild: the solver let a tall tower rock slightly,
+so the exact poses depended on when they were taken; not re-measured since.)
 
 >>> from sim.tower import Placement, Turn
 >>> referee = PhysicsReferee()
@@ -109,6 +112,7 @@ class DecisionRun:
             x, y = into_recess(self.params.ship, spec.end_diameter_m, x, y)
         direction = self._tower.slice_direction_rad
         self.world.drop_barrel(spec, *to_slice(x, y, direction))
+        self.world.take_up_load()
         self.slice_direction_rad = direction
         self._deadline_s = self.params.settle.max_time_s
         self._calm_since: float | None = None
@@ -126,6 +130,7 @@ class DecisionRun:
         self.phase = "turn"
         self._tower = after_tower
         self.world = build_world(self.params, self._tower, direction, slope_along(before, direction))
+        self.world.take_up_load()
         duration = turn_duration_s(turn.revolutions, self.params.turn.rate_rev_per_s)
         self.world.start_deck_motion(slope_along(after, direction), duration, self.params.turn.profile)
         self.slice_direction_rad = direction

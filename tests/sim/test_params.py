@@ -26,7 +26,8 @@ def test_defaults_are_the_design_values_in_si_units():
     assert sum(b.count for b in params.barrels) == 12
     assert params.mu == 0.45
     assert params.ship.thread_pitch_m == 0.004
-    assert params.solver.dt_s == 1 / 480 and params.solver.iterations == 40
+    assert params.solver.dt_s == 1 / 480 and params.solver.iterations == 60
+    assert params.solver.collision_slop_m == 0.0002
     # screws on an equilateral triangle of circumradius 70 mm, red at the bow
     for _, x, y in params.ship.screw_positions_m:
         assert math.hypot(x, y) == pytest.approx(0.070)
@@ -58,6 +59,9 @@ def test_a_partial_file_overrides_only_what_it_names(tmp_path):
     ("[solver]\niterations = true\n", "solver.iterations: expected an integer"),
     ("friction = 3\n", "friction: expected a table"),
     ("[friction\nmu = 1\n", "not valid TOML"),
+    ("[solver]\ncollision_bias = 0.0\n", "solver.collision_bias: must be > 0, got 0.0"),
+    ("[solver]\ncollision_bias = 1.5\n", "solver.collision_bias: must be between 0 and 1, got 1.5"),
+    ("[solver]\ndamping = -0.1\n", "solver.damping: must be > 0, got -0.1"),
 ])
 def test_bad_files_raise_one_clear_error_naming_the_key(tmp_path, text, message):
     path = write(tmp_path, text)
@@ -66,6 +70,14 @@ def test_bad_files_raise_one_clear_error_naming_the_key(tmp_path, text, message)
     assert message in str(caught.value)
     assert str(path) in str(caught.value)
     assert "\n" not in str(caught.value)
+
+
+def test_the_solver_softening_reaches_the_pymunk_space():
+    from sim.world import TowerWorld
+
+    params = load_params(overrides={"solver": {"collision_bias": 1e-6, "damping": 0.9}})
+    space = TowerWorld(params).space
+    assert (space.collision_bias, space.damping) == (1e-6, 0.9)
 
 
 def test_a_missing_file_is_a_clear_error(tmp_path):
