@@ -27,7 +27,7 @@ import numpy as np
 
 from kipp.bench_situations import load_situations
 from sim.benchmark import turn_situations
-from sim.compound_referee import CompoundReferee
+from sim.compound_referee import CompoundReferee, ConfirmingReferee
 from sim.params import Params, load_params, physics_fingerprint
 from sim.physics_referee import PhysicsReferee
 
@@ -47,6 +47,9 @@ def make_method(name: str, params: Params):
         return PhysicsReferee(params, plain=True)
     if name == "early":
         return PhysicsReferee(params)
+    if name.startswith("confirm:"):  # confirm:RATE:ITERATIONS:LOCK_DEG
+        rate, iterations, lock = name.split(":")[1:]
+        return ConfirmingReferee(params, cheap=(int(rate), int(iterations)), lock_margin_deg=float(lock))
     rate, iterations, lock = name.split(":")
     return CompoundReferee(params, solver=(int(rate), int(iterations)), lock_margin_deg=float(lock))
 

@@ -35,7 +35,7 @@ from sim.geometry import deck_gradient, slope_along
 
 DEFAULT_SOLVER = (480, 20)
 """(steps per second, iterations) of the compound phases."""
-DEFAULT_LOCK_MARGIN_DEG = 3.0
+DEFAULT_LOCK_MARGIN_DEG = 0.5
 """An interface is locked when its static margin stays above this (degrees)."""
 
 
@@ -137,3 +137,45 @@ class CompoundReferee:
         while decision is None:
             decision = run.advance_frame()
         return decision
+
+
+class ConfirmingReferee:
+    """The fast path at converged quality: a cheap compound run, crashes confirmed exactly.
+
+    Every decision is first made by a :class:`CompoundReferee` at the cheap setting
+    (``cheap`` = (steps per second, iterations), ``lock_margin_deg``). Measured against the
+    converged plain loop, cheap settings err almost only one way: they crash towers the
+    converged solver keeps standing (an unconverged chain is softer). So a "stands" of the
+    cheap run is the decision; a crash is re-decided by ``exact`` (default: the early-exit
+    :class:`~sim.physics_referee.PhysicsReferee` with ``params``, which agrees with the
+    plain loop) and the exact decision is returned. Implements :class:`sim.tower.Referee`;
+    deterministic because both parts are. ``exact_calls``/``decisions`` count what this
+    instance did.
+    """
+
+    name = "physics"
+
+    def __init__(self, params: Params | None = None, *, cheap: tuple[int, int] = DEFAULT_SOLVER,
+                 lock_margin_deg: float = DEFAULT_LOCK_MARGIN_DEG, exact=None) -> None:
+        self.params = params if params is not None else load_params()
+        self.cheap = CompoundReferee(self.params, solver=cheap, lock_margin_deg=lock_margin_deg)
+        if exact is None:
+            from sim.physics_referee import PhysicsReferee
+
+            exact = PhysicsReferee(self.params)
+        self.exact = exact
+        self.exact_calls = 0
+        self.decisions = 0
+
+    def new_tower(self) -> TowerState:
+        """An empty deck with all sailors level."""
+        return TowerState()
+
+    def decide(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> Decision:
+        """The cheap decision if it stands, else the exact one."""
+        self.decisions += 1
+        decision = self.cheap.decide(tower, placement, turn)
+        if not decision.crashed:
+            return decision
+        self.exact_calls += 1
+        return self.exact.decide(tower, placement, turn)

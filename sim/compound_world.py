@@ -22,12 +22,14 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
+import numpy as np
 import pymunk
 import pymunk.batch
+from pymunk._chipmunk_cffi import lib as _lib
 
 from sim.barrel_shape import chord_half_width, moment_of_inertia, outline
 from sim.params import BarrelSpec, Params
-from sim.world import CM_PER_M, G_PER_KG, TowerWorld, _Barrel
+from sim.world import CM_PER_M, G_PER_KG, Fall, TowerWorld, _Barrel
 
 _BODY_FIELDS = (pymunk.batch.BodyFields.POSITION | pymunk.batch.BodyFields.ANGLE
                 | pymunk.batch.BodyFields.VELOCITY | pymunk.batch.BodyFields.ANGULAR_VELOCITY)
@@ -64,6 +66,8 @@ class CompoundWorld(TowerWorld):
         """Per body: its lowest barrel."""
         self.locked: list[bool] = []
         """Per barrel: whether its interface with its support is locked (never for barrel 0)."""
+        self._free: list[int] = []
+        """The barrels whose interface is not locked, bottom first."""
 
     # --- construction -------------------------------------------------------------
 
@@ -81,6 +85,7 @@ class CompoundWorld(TowerWorld):
         for group in groups:
             self._add_group([barrels[k] for k in group], first=group[0])
         self.locked = [k > 0 and bool(locked[k]) for k in range(len(barrels))]
+        self._free = [k for k, lock in enumerate(self.locked) if not lock]
         self._slots = None
 
     def _add_group(self, members: Sequence[BarrelPlacement], first: int) -> None:
@@ -143,6 +148,7 @@ class CompoundWorld(TowerWorld):
         self._add_group([BarrelPlacement(spec, s_m, z_m, tilt_rad, cross_offset_m, above_cross_offset_m)],
                         first=len(self.barrels))
         self.locked.append(False)
+        self._free.append(len(self.barrels) - 1)
         self._slots = None
 
     def drop_barrel(self, spec: BarrelSpec, s_m: float, cross_offset_m: float = 0.0) -> None:
@@ -159,6 +165,51 @@ class CompoundWorld(TowerWorld):
         else:
             tilt, base_z = 0.0, self.floor_height_m(s_m)
         self.add_barrel(spec, s_m, base_z + drop + spec.height_m / 2, tilt, cross_offset_m)
+
+    # --- stepping -----------------------------------------------------------------
+
+    def start_deck_motion(self, to_slope: float, duration_s: float, profile: str) -> None:
+        """As :meth:`TowerWorld.start_deck_motion` (the deck's angle at the end of every step
+        on the turn ``profile``), the profile evaluated for all steps at once in numpy."""
+        from_angle, to_angle = self.deck.angle, math.atan(to_slope)
+        count = max(1, math.ceil((duration_s - 1e-12) / self.dt_s - 1e-9))
+        tau = np.minimum(np.arange(1, count + 1) * self.dt_s / duration_s, 1.0) if duration_s > 0 else np.ones(count)
+        if profile == "smooth":
+            progress = tau - np.sin(2 * np.pi * tau) / (2 * np.pi)
+        elif profile == "constant":
+            progress = tau
+        else:
+            raise ValueError(f"unknown turn profile {profile!r}; expected smooth or constant")
+        targets = (from_angle + (to_angle - from_angle) * progress).tolist()
+        targets[-1] = to_angle
+        self._motion = targets
+        self._motion_step = 0
+
+    def steps(self, count: int) -> None:
+        """Advance ``count`` steps, as ``count`` calls of :meth:`TowerWorld.step`, with Chipmunk
+        called directly: pymunk's per-step bookkeeping (bodies to check, deferred adds and
+        removals, post-step callbacks) has nothing to do while a phase runs, and it cost as
+        much as the step of a small compound world. The first step of a world goes through
+        pymunk once, which also runs its mass checks."""
+        if self._steps == 0:
+            self.step()
+            count -= 1
+        space, deck, dt = self.space._space, self.deck._body, self.dt_s
+        step, get_angle, set_spin = _lib.cpSpaceStep, _lib.cpBodyGetAngle, _lib.cpBodySetAngularVelocity
+        motion = self._motion
+        for _ in range(count):
+            if motion is not None:
+                target = motion[self._motion_step]
+                self._motion_step += 1
+                set_spin(deck, (target - get_angle(deck)) / dt)
+                step(space, dt)
+                if self._motion_step == len(motion):
+                    self._motion = motion = None
+                    set_spin(deck, 0.0)
+            else:
+                step(space, dt)
+            self.time_s += dt
+            self._steps += 1
 
     # --- inspection ---------------------------------------------------------------
 
@@ -206,6 +257,45 @@ class CompoundWorld(TowerWorld):
         self._states = states
         self._states_step = self._steps
         return states
+
+    def find_fall(self) -> Fall | None:
+        """As :meth:`TowerWorld.find_fall`, checking only barrels on unlocked interfaces (a locked
+        barrel keeps its pose on its support, fixed when the world was built)."""
+        crash = self.params.crash
+        max_tilt, max_lift = crash.max_relative_tilt_rad, crash.max_lift_m * CM_PER_M
+        states = self.barrel_states()
+        barrels = self.barrels
+        for index in self._free:
+            barrel = barrels[index]
+            x, y, angle = states[index][:3]
+            if index == 0:
+                support_angle = self.deck.angle
+                support_x, support_y = self.deck.position
+            else:
+                support_x, support_y, support_angle = states[index - 1][:3]
+            relative = _wrap(angle - support_angle)
+            if abs(relative) > max_tilt:
+                return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) turned "
+                                   f"{math.degrees(relative):+.1f} deg against its support")
+            half = barrel.spec.height_m / 2 * CM_PER_M
+            dx = x + math.sin(angle) * half - support_x
+            dy = y - math.cos(angle) * half - support_y
+            cos_s, sin_s = math.cos(support_angle), math.sin(support_angle)
+            along, up = cos_s * dx + sin_s * dy, cos_s * dy - sin_s * dx
+            if index == 0:
+                edge_m, face_m = self.params.ship.deck_half_length_m, self.floor_height_m(along / CM_PER_M)
+                where = "the deck"
+            else:
+                support = barrels[index - 1]
+                edge_m, face_m = support.top_half_width_m, support.spec.height_m / 2
+                where = f"barrel {index}"
+            if abs(along) > edge_m * CM_PER_M:
+                return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) slid off {where}")
+            lift = up - face_m * CM_PER_M
+            if lift > max_lift:
+                return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) lifted "
+                                   f"{lift * 10:.1f} mm off {where}")
+        return None
 
     def support_contacts(self) -> list[list[tuple[float, float]] | None]:
         """As :meth:`TowerWorld.support_contacts`; ``None`` for a locked interface (it has no

@@ -148,8 +148,7 @@ class DecisionRun:
         if self.decision is not None:
             return self.decision
         world = self.world
-        for _ in range(self.steps_per_frame):
-            world.step()
+        world.steps(self.steps_per_frame)
         if self._fall is None:  # once fallen (plain loop) barrels may fall freely off the deck
             world.check_sane()
             self._fall = world.find_fall()

@@ -213,6 +213,11 @@ class TowerWorld:
         self.time_s += self.dt_s
         self._steps += 1
 
+    def steps(self, count: int) -> None:
+        """Advance ``count`` steps (:meth:`step`); faster worlds override this loop."""
+        for _ in range(count):
+            self.step()
+
     def barrel_states(self) -> list[tuple[float, ...]]:
         """(x, y, angle, vx, vy, angular velocity) of each barrel, bottom first, in the world's
         internal units (cm, rad, cm/s, rad/s; world frame of the slice).
