@@ -236,7 +236,8 @@ class CompoundWorld(TowerWorld):
 
     def barrel_states(self) -> list[tuple[float, ...]]:
         """(x, y, angle, vx, vy, angular velocity) of each barrel centre, bottom first (cm, rad,
-        cm/s, rad/s; world frame of the slice), derived from its body's state."""
+        cm/s, rad/s; world frame of the slice), derived from its body's state: position
+        p + R(angle) o, angle + its angle offset, velocity v + spin x R(angle) o."""
         if self._states_step == self._steps and self._slots is not None:
             return self._states
         slots = self._body_slots()
@@ -244,16 +245,21 @@ class CompoundWorld(TowerWorld):
         buffer.clear()
         pymunk.batch.get_space_bodies(self.space, _BODY_FIELDS, buffer)
         values = memoryview(buffer.float_buf()).cast("d").tolist()
-        bodies = [values[i:i + 6] for i in slots]
+        cos, sin = math.cos, math.sin
+        bodies = []
+        for i in slots:
+            angle = values[i + 2]
+            bodies.append((values[i], values[i + 1], angle, values[i + 3], values[i + 4], values[i + 5],
+                           cos(angle), sin(angle)))
         states = []
+        append = states.append
         for group, (ox, oy, oa) in zip(self._group_of, self._offsets):
-            x, y, angle, vx, vy, spin = bodies[group]
+            x, y, angle, vx, vy, spin, cos_a, sin_a = bodies[group]
             if ox == 0.0 and oy == 0.0 and oa == 0.0:
-                states.append((x, y, angle, vx, vy, spin))
-                continue
-            cos_a, sin_a = math.cos(angle), math.sin(angle)
-            rx, ry = cos_a * ox - sin_a * oy, sin_a * ox + cos_a * oy
-            states.append((x + rx, y + ry, angle + oa, vx - spin * ry, vy + spin * rx, spin))
+                append((x, y, angle, vx, vy, spin))
+            else:
+                rx, ry = cos_a * ox - sin_a * oy, sin_a * ox + cos_a * oy
+                append((x + rx, y + ry, angle + oa, vx - spin * ry, vy + spin * rx, spin))
         self._states = states
         self._states_step = self._steps
         return states
