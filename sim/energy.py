@@ -43,7 +43,8 @@ def barrier_bound(world: TowerWorld) -> float:
 
 def smallest_barrier(world: TowerWorld) -> float:
     """The smallest potential barrier (g cm^2 / s^2) against toppling at any interface;
-    0 when some part of the tower has no contact below it or stands outside its contact."""
+    0 when some part of the tower has no contact below it or stands outside its contact.
+    Interfaces the world reports as locked (contacts ``None``) have no barrier to cross."""
     gravity = -world.space.gravity.y
     barrels = world.barrels
     # centres of mass of every sub-stack, from the top down
@@ -57,6 +58,8 @@ def smallest_barrier(world: TowerWorld) -> float:
     sub_stacks.reverse()
     smallest = math.inf
     for points, (m, cx, cy) in zip(world.support_contacts(), sub_stacks):
+        if points is None:  # a locked interface (sim.compound_world): it cannot open
+            continue
         if not points:
             return 0.0
         low, high = min(points), max(points)

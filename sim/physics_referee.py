@@ -106,11 +106,11 @@ class DecisionRun:
     def _start_place(self, placement: Placement) -> None:
         spec = self.params.barrel(placement.size)
         self.phase = "place"
-        self.world = build_world(self.params, self._tower, self._tower.slice_direction_rad)
         x, y = placement.x_m, placement.y_m
         if not self._tower.barrels:
             x, y = into_recess(self.params.ship, spec.end_diameter_m, x, y)
         direction = self._tower.slice_direction_rad
+        self.world = self._build_world(self._tower, direction, None, placed=(spec, x, y))
         self.world.drop_barrel(spec, *to_slice(x, y, direction))
         self.world.take_up_load()
         self.slice_direction_rad = direction
@@ -129,14 +129,22 @@ class DecisionRun:
             direction = self._tower.slice_direction_rad
         self.phase = "turn"
         self._tower = after_tower
-        self.world = build_world(self.params, self._tower, direction, slope_along(before, direction))
+        end_slope = slope_along(after, direction)
+        self.world = self._build_world(self._tower, direction, slope_along(before, direction), end_slope=end_slope)
         self.world.take_up_load()
         duration = turn_duration_s(turn.revolutions, self.params.turn.rate_rev_per_s)
-        self.world.start_deck_motion(slope_along(after, direction), duration, self.params.turn.profile)
+        self.world.start_deck_motion(end_slope, duration, self.params.turn.profile)
         self.slice_direction_rad = direction
         self._deadline_s = duration + self.params.settle.max_time_s
         self._calm_since = None
         self._standing = None
+
+    def _build_world(self, tower: TowerState, direction: float, deck_slope: float | None, *,
+                     placed: tuple | None = None, end_slope: float | None = None) -> TowerWorld:
+        """The world of a phase (:func:`build_world`). A hook for faster runs
+        (:mod:`sim.compound_referee`): ``placed`` is the (spec, x m, y m) of the barrel the
+        place phase will drop, ``end_slope`` the deck's slope along the slice after the turn."""
+        return build_world(self.params, tower, direction, deck_slope)
 
     # --- stepping -----------------------------------------------------------------
 
@@ -145,8 +153,7 @@ class DecisionRun:
         if self.decision is not None:
             return self.decision
         world = self.world
-        for _ in range(self.steps_per_frame):
-            world.step()
+        world.steps(self.steps_per_frame)
         if self._fall is None:  # once fallen (plain loop) barrels may fall freely off the deck
             world.check_sane()
             self._fall = world.find_fall()
@@ -212,14 +219,23 @@ class PhysicsReferee:
 
     Implements :class:`sim.tower.Referee`. ``params`` defaults to the shipped set;
     ``plain=True`` gives the fixed-length reference loop (same decisions, slower).
+    ``method="compound"`` decides with :class:`sim.compound_referee.ConfirmingReferee`
+    (a cheap compound run, crashes re-decided by this referee's loop; measured against the
+    converged plain loop, see that module); :meth:`start` always runs the loop.
     """
 
     name = "physics"
 
-    def __init__(self, params: Params | None = None, *, plain: bool = False) -> None:
+    def __init__(self, params: Params | None = None, *, plain: bool = False, method: str = "loop") -> None:
         self.params = params if params is not None else load_params()
         self.plain = plain
         """Run the fixed-length reference loop, without early exits."""
+        if method not in ("loop", "compound"):
+            raise ValueError(f"unknown method {method!r}; expected loop or compound")
+        if method == "compound" and plain:
+            raise ValueError("method='compound' is a fast path; the plain loop is the reference")
+        self.method = method
+        self._confirming = None
 
     def new_tower(self) -> TowerState:
         """An empty deck with all sailors level."""
@@ -231,6 +247,12 @@ class PhysicsReferee:
 
     def decide(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> Decision:
         """Place (if any), settle, turn (if any), settle: stands or crashed, and the new tower."""
+        if self.method == "compound":
+            if self._confirming is None:
+                from sim.compound_referee import ConfirmingReferee
+
+                self._confirming = ConfirmingReferee(self.params, exact=PhysicsReferee(self.params))
+            return self._confirming.decide(tower, placement, turn)
         run = self.start(tower, placement, turn)
         decision = run.decision
         while decision is None:

@@ -251,9 +251,22 @@ def static_margin_one(params: Params, table: SizeTable, barrels: Sequence[Barrel
                       recess_wall_contact_rad: float) -> tuple[float, int]:
     """:func:`static_margins` of one tower in plain Python (faster than numpy for one tower;
     the same formulas, checked equal by the tests)."""
+    margins = interface_margins_one(params, table, barrels, gradient, direction, recess_wall_contact_rad)
+    worst, worst_k = math.inf, -1
+    for k in range(len(margins) - 1, -1, -1):
+        if margins[k] <= worst:
+            worst, worst_k = margins[k], k
+    return worst, worst_k
+
+
+def interface_margins_one(params: Params, table: SizeTable, barrels: Sequence[BarrelPose],
+                          gradient: tuple[float, float], direction: float,
+                          recess_wall_contact_rad: float) -> list[float]:
+    """The static margin (radians) of every interface of one tower, bottom first: entry ``k``
+    is that of barrel ``k`` on its support (0: the deck), as in :func:`static_margins`."""
     n = len(barrels)
     if n == 0:
-        return math.inf, -1
+        return []
     index = table.index
     sizes = [index[b.size] for b in barrels]
     radius = [float(table.radius_m[s]) for s in sizes]
@@ -268,7 +281,7 @@ def static_margin_one(params: Params, table: SizeTable, barrels: Sequence[Barrel
     ship = params.ship
     depth, recess_r = ship.recess_depth_m, ship.recess_diameter_m / 2
     m_sum = wx = wy = wz = 0.0
-    worst, worst_k = math.inf, -1
+    margins = [0.0] * n
     for k in range(n - 1, -1, -1):
         pose = barrels[k]
         mass = float(table.mass_kg[sizes[k]])
@@ -300,9 +313,8 @@ def static_margin_one(params: Params, table: SizeTable, barrels: Sequence[Barrel
         margin = theta_hi - theta if theta >= theta_lo else theta - theta_lo
         if not in_recess:
             margin = min(margin, slide)
-        if margin <= worst:
-            worst, worst_k = margin, k
-    return worst, worst_k
+        margins[k] = margin
+    return margins
 
 
 def balance_margins_of_aims(table: SizeTable, barrels: Sequence[BarrelPose], size: str, top_z_m: float,

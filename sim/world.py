@@ -203,8 +203,15 @@ class TowerWorld:
         count = len(self.barrels)
         if not count:
             return
-        index_by_body = {barrel.body._body: i for i, barrel in enumerate(self.barrels)}
-        index_by_body[self.deck._body] = -1
+        # a body's lowest and highest barrel (one and the same unless barrels share a rigid body,
+        # as in sim.compound_world); the deck is -1
+        lowest: dict = {self.deck._body: -1}
+        highest: dict = {self.deck._body: -1}
+        body_of: dict = {self.deck._body: self.deck}
+        for i, barrel in enumerate(self.barrels):
+            lowest.setdefault(barrel.body._body, i)
+            highest[barrel.body._body] = i
+            body_of[barrel.body._body] = barrel.body
         mass_above, centre_x = [0.0] * count, [0.0] * count
         mass, moment = 0.0, 0.0
         for i in range(count - 1, -1, -1):
@@ -214,14 +221,16 @@ class TowerWorld:
             mass_above[i], centre_x[i] = mass, moment / mass
         contacts: list[list[tuple[float, object, int, float]]] = [[] for _ in range(count)]
         for arbiter in space._get_arbiters():
-            a, b = index_by_body.get(arbiter.body_a, -2), index_by_body.get(arbiter.body_b, -2)
-            if a == b + 1 and a >= 0:  # a rests on b: the impulse on a is minus the arbiter's
-                upper, sign = a, -1.0
-            elif b == a + 1 and b >= 0:
-                upper, sign = b, 1.0
+            a, b = arbiter.body_a, arbiter.body_b
+            if a not in lowest or b not in lowest:
+                continue
+            if lowest[a] == highest[b] + 1 and lowest[a] >= 0:  # a rests on b: the impulse on a is minus the arbiter's
+                upper, sign = lowest[a], -1.0
+            elif lowest[b] == highest[a] + 1 and lowest[b] >= 0:
+                upper, sign = lowest[b], 1.0
             else:
                 continue
-            origin = (self.deck if a == -1 else self.barrels[a].body).position
+            origin = body_of[a].position
             for k in range(arbiter.count):
                 contacts[upper].append((origin.x + arbiter.contacts[k].r1.x, arbiter, k, sign))
         gravity_impulse = -space.gravity.y * self.dt_s
@@ -294,6 +303,11 @@ class TowerWorld:
             self.space.step(self.dt_s)
         self.time_s += self.dt_s
         self._steps += 1
+
+    def steps(self, count: int) -> None:
+        """Advance ``count`` steps (:meth:`step`); faster worlds override this loop."""
+        for _ in range(count):
+            self.step()
 
     def barrel_states(self) -> list[tuple[float, ...]]:
         """(x, y, angle, vx, vy, angular velocity) of each barrel, bottom first, in the world's
