@@ -9,22 +9,12 @@ often at the end of a round.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
 from sim.physics_referee import PhysicsReferee
 from sim.seeds import stream
-from sim.tower import Placement, TowerState, Turn
-
-
-@dataclass(frozen=True)
-class Situation:
-    """A tower, a placement and a turn to decide."""
-
-    tower: TowerState
-    placement: Placement
-    turn: Turn
+from sim.tower import Placement, Situation, Turn
 
 
 def turn_situations(referee: PhysicsReferee, count: int, seed: int = 0,

@@ -46,11 +46,8 @@ import numpy as np
 from sim.geometry import downhill_direction, into_recess, is_level, slope_along
 from sim.params import Params, load_params
 from sim.static_check import SizeTable, pack, static_margin_one, static_margins
-from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
+from sim.tower import BarrelPose, Decision, Placement, Situation, TowerState, Turn
 from sim.turn_profile import turn_duration_s
-
-Situation = tuple[TowerState, "Placement | None", "Turn | None"]
-"""(tower, placement or None, turn or None): what :meth:`FastReferee.decide` takes."""
 
 
 @dataclass(frozen=True)

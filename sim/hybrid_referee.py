@@ -13,7 +13,7 @@ The tower carried forward is the fast referee's (upright, with physics' mean cre
 after a physics decision; both referees accept either. Decisions are deterministic: both
 parts are.
 
->>> from sim.tower import Placement, Turn
+>>> from sim.tower import Placement, Situation, Turn
 >>> referee = HybridReferee()
 >>> decision = referee.decide(referee.new_tower(), Placement("large", 0.0, 0.0), Turn("red", 1.0))
 >>> decision.crashed, referee.physics_calls
@@ -26,9 +26,9 @@ from typing import Sequence
 
 import numpy as np
 
-from sim.fast_referee import FastReferee, Situation
+from sim.fast_referee import FastReferee
 from sim.params import Params, load_params
-from sim.tower import Decision, Placement, TowerState, Turn
+from sim.tower import Decision, Placement, Situation, TowerState, Turn
 
 
 class HybridReferee:
@@ -51,9 +51,9 @@ class HybridReferee:
     def physics(self):
         """The physics referee (created on first use, so pymunk loads only when needed)."""
         if self._physics is None:
-            from sim.physics_referee import PhysicsReferee
+            from sim.compound_referee import ConfirmingReferee
 
-            self._physics = PhysicsReferee(self.params)
+            self._physics = ConfirmingReferee(self.params)
         return self._physics
 
     def new_tower(self) -> TowerState:

@@ -15,7 +15,7 @@ writes a resolved set back as TOML.
 >>> params = load_params()
 >>> params.barrel("large").height_m
 0.036
->>> round(params.solver.dt_s * 480, 12)
+>>> round(params.solver.dt_s * 960, 12)
 1.0
 """
 
@@ -237,10 +237,10 @@ class Params:
 MAX_DECISION_STEPS = 200_000
 """Solver steps one physics decision may take: place and settle (``settle.max_time_s``),
 then a full turn (``1 / turn.rate_rev_per_s``) and settle again, at ``solver.steps_per_second``.
-The defaults need 2,400; 200,000 steps of a 12-barrel tower take about 10 s of CPU here."""
+The defaults need 4,800; 200,000 steps of a 12-barrel tower take about 10 s of CPU here."""
 
 MAX_DECISION_WORK = 10_000_000
-"""Solver steps times ``solver.iterations`` one decision may take (the defaults: 96,000; the
+"""Solver steps times ``solver.iterations`` one decision may take (the defaults: 288,000; the
 cost of a step grows with the iterations, about 10 + 0.8 x iterations microseconds for 12
 barrels here, so this also keeps a decision to about 10 s)."""
 

@@ -14,7 +14,7 @@ does not re-settle):
    ``settle.max_time_s`` more.
 
 The tower has crashed if a fall (:meth:`~sim.world.TowerWorld.find_fall`) is seen in
-any frame (checked once per 60 Hz frame, 8 steps at the default 480 Hz). That is the **plain
+any frame (checked once per 60 Hz frame, 16 steps at the default 960 Hz). That is the **plain
 loop** (``plain=True``), the reference. By default the referee stops a phase early
 when its outcome is certain: at the first fall, or once the tower is certain to stand
 (its kinetic energy far below the smallest barrier against toppling, :mod:`sim.energy`).
@@ -218,24 +218,17 @@ class PhysicsReferee:
     """The ground-truth referee: every decision simulated with pymunk.
 
     Implements :class:`sim.tower.Referee`. ``params`` defaults to the shipped set;
-    ``plain=True`` gives the fixed-length reference loop (same decisions, slower).
-    ``method="compound"`` decides with :class:`sim.compound_referee.ConfirmingReferee`
-    (a cheap compound run, crashes re-decided by this referee's loop; measured against the
-    converged plain loop, see that module); :meth:`start` always runs the loop.
+    ``plain=True`` gives the fixed-length reference loop (same decisions, slower). The fast
+    path that games use, :class:`sim.compound_referee.ConfirmingReferee`, is built on this
+    one (``--referee physics``, :mod:`sim.referees`).
     """
 
     name = "physics"
 
-    def __init__(self, params: Params | None = None, *, plain: bool = False, method: str = "loop") -> None:
+    def __init__(self, params: Params | None = None, *, plain: bool = False) -> None:
         self.params = params if params is not None else load_params()
         self.plain = plain
         """Run the fixed-length reference loop, without early exits."""
-        if method not in ("loop", "compound"):
-            raise ValueError(f"unknown method {method!r}; expected loop or compound")
-        if method == "compound" and plain:
-            raise ValueError("method='compound' is a fast path; the plain loop is the reference")
-        self.method = method
-        self._confirming = None
 
     def new_tower(self) -> TowerState:
         """An empty deck with all sailors level."""
@@ -247,12 +240,6 @@ class PhysicsReferee:
 
     def decide(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> Decision:
         """Place (if any), settle, turn (if any), settle: stands or crashed, and the new tower."""
-        if self.method == "compound":
-            if self._confirming is None:
-                from sim.compound_referee import ConfirmingReferee
-
-                self._confirming = ConfirmingReferee(self.params, exact=PhysicsReferee(self.params))
-            return self._confirming.decide(tower, placement, turn)
         run = self.start(tower, placement, turn)
         decision = run.decision
         while decision is None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from sim.params import SCREWS, Params
 
@@ -125,6 +125,17 @@ class Decision:
     phase: str | None = None
     reason: str = ""
     simulated_s: float = 0.0
+
+
+class Situation(NamedTuple):
+    """A decision to make: the tower as it is, the barrel to place (or None), the sailor to
+    turn (or None). The one situation type of the project: what
+    :meth:`Referee.decide` takes (``referee.decide(*situation)``), what the batched
+    referees take in lists, and what the benchmarks are made of. A tuple, so it unpacks."""
+
+    tower: TowerState
+    placement: Placement | None
+    turn: Turn | None
 
 
 @runtime_checkable

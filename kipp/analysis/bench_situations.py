@@ -34,7 +34,7 @@ from kipp.rules.config import GameConfig
 from kipp.rules.play import play_game
 from sim.params import SCREWS, Params, load_params, physics_fingerprint
 from sim.seeds import derived_seed, stream
-from sim.tower import Decision, Placement, TowerState, Turn
+from sim.tower import Decision, Placement, Situation, TowerState, Turn
 
 FORMAT = "kipp-benchmark-situations"
 VERSION = 1
@@ -43,7 +43,9 @@ DATA_FILE = "benchmark_situations.json"
 
 @dataclass(frozen=True)
 class BenchSituation:
-    """One labelled situation; ``crashed``/``phase`` from the physics referee, ``crashed_plain``
+    """One labelled situation: a :class:`sim.tower.Situation` (:attr:`situation`) with what the
+    benchmark needs besides, the physics verdicts and where it came from (a separate type,
+    since a situation to decide has no verdict yet). ``crashed``/``phase`` from the physics referee, ``crashed_plain``
     from its plain loop; ``game_seed`` of the game it came from; ``counterfactual``: another
     sailor than the one the game turned."""
 
@@ -77,8 +79,9 @@ class BenchSituation:
                    static_margin_deg=float(data["static_margin_deg"]))
 
     @property
-    def situation(self) -> tuple[TowerState, Placement | None, Turn | None]:
-        return self.tower, self.placement, self.turn
+    def situation(self) -> Situation:
+        """The decision itself, without its labels."""
+        return Situation(self.tower, self.placement, self.turn)
 
 
 class _Recorder:

@@ -4,7 +4,6 @@ against the converged plain loop (1920 steps/s x 80 iterations), not against its
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import pytest
 
@@ -14,11 +13,13 @@ from sim.compound_world import BarrelPlacement, CompoundWorld
 from sim.energy import kinetic_energy, smallest_barrier
 from sim.params import load_params
 from sim.physics_referee import PhysicsReferee
+from sim.referees import make_referee
 from sim.static_check import SizeTable
 from sim.tower import BarrelPose, Placement, Turn
 
 PARAMS = load_params()
-CONVERGED = replace(PARAMS, solver=replace(PARAMS.solver, steps_per_second=1920, iterations=80))
+CONVERGED = PARAMS
+"""The default [solver] is the converged setting (tests/sim/test_convergence.py)."""
 
 
 def _stack(world: CompoundWorld, locked: list[bool], slope_offset_m: float = 0.0) -> None:
@@ -112,17 +113,16 @@ def test_decisions_are_deterministic():
     assert referee.decide(*s.situation) == ConfirmingReferee(CONVERGED).decide(*s.situation)
 
 
-def test_method_option_of_the_physics_referee():
-    referee = PhysicsReferee(CONVERGED, method="compound")
+def test_the_physics_referee_by_name_is_the_fast_path():
+    referee = make_referee("physics", CONVERGED)
+    assert isinstance(referee, ConfirmingReferee) and referee.name == "physics"
     tower = referee.new_tower()
     decision = referee.decide(tower, Placement("large", 0.0, 0.0), Turn("red", 1.0))
     assert not decision.crashed and len(decision.tower.barrels) == 1
-    with pytest.raises(ValueError):
-        PhysicsReferee(CONVERGED, method="compound", plain=True)
 
 
 def _disagreements(situations):
-    plain, fast = PhysicsReferee(CONVERGED, plain=True), PhysicsReferee(CONVERGED, method="compound")
+    plain, fast = PhysicsReferee(CONVERGED, plain=True), ConfirmingReferee(CONVERGED)
     crash_more = stand_more = 0
     for s in situations:
         reference, decided = plain.decide(*s.situation).crashed, fast.decide(*s.situation).crashed

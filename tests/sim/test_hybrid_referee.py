@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from kipp.analysis.bench_situations import load_situations
 from sim.fast_referee import FastReferee
 from sim.hybrid_referee import HybridReferee
 from sim.params import load_params
-from sim.physics_referee import PhysicsReferee
+from sim.referees import make_referee
 from sim.tower import Decision
 
 
@@ -24,9 +23,6 @@ class _CountingPhysics:
         return Decision(True, tower, "stub", "stub physics")
 
 
-@pytest.mark.xfail(raises=ValueError, strict=True,
-                   reason="kipp/data/benchmark_situations.json was labelled with the solver before 480 x 60, "
-                          "slop 0.2 and the load taken up at rebuilds; the lead regenerates it (then drop this mark)")
 def test_hybrid_agrees_with_physics_on_the_benchmark_set():
     """On the stored set, physics decides the band (its stored label), fast the rest."""
     params = load_params()
@@ -66,5 +62,5 @@ def test_band_decisions_are_the_physics_referees():
     hybrid = HybridReferee(params)
     decision = hybrid.decide(*situations[pick])
     assert hybrid.physics_calls == 1
-    assert decision == PhysicsReferee(params).decide(*situations[pick])
+    assert decision == make_referee("physics", params).decide(*situations[pick])  # the physics of --referee physics
     assert decision.crashed == stored[pick].crashed

@@ -26,7 +26,7 @@ def test_defaults_are_the_design_values_in_si_units():
     assert sum(b.count for b in params.barrels) == 12
     assert params.mu == 0.45
     assert params.ship.thread_pitch_m == 0.004
-    assert params.solver.dt_s == 1 / 480 and params.solver.iterations == 60
+    assert params.solver.dt_s == 1 / 960 and params.solver.iterations == 60
     assert params.solver.collision_slop_m == 0.0002
     # screws on an equilateral triangle of circumradius 70 mm, red at the bow
     for _, x, y in params.ship.screw_positions_m:
@@ -135,6 +135,6 @@ def test_values_that_would_break_or_hang_the_physics_are_refused(tmp_path, text,
 def test_the_widest_accepted_sets_stay_within_the_decision_cap():
     from sim.params import MAX_DECISION_STEPS, decision_steps
 
-    assert decision_steps(load_params()) == 2400
+    assert decision_steps(load_params()) == 4800
     fast_solver = load_params(overrides={"solver": {"steps_per_second": 20000}})
     assert decision_steps(fast_solver) == 100_000 <= MAX_DECISION_STEPS
