@@ -6,8 +6,8 @@ decision by one 60 Hz frame = 8 fixed substeps), then :meth:`ViewerApp._draw`. O
 display the loop is held to 60 frames per second; headless it runs as fast as it can,
 and since all timing is counted in frames the game plays out the same either way.
 
-Keys: Space roll - P pass - 1/2/3 sailor - arrows aim - Enter let go - H or ? how to play -
-N new game - Esc quit (during a game N and Esc ask first: Y or Enter yes, N or Esc no).
+Keys: Space roll - P pass - 1/2/3 sailor - arrows aim - Enter let go - B balance hint on/off -
+H or ? how to play - N new game - Esc quit (during a game N and Esc ask first: Y or Enter yes, N or Esc no).
 Mouse: click the die to roll, a sailor in the inset to choose it, the scene to let go.
 A replay (``replay=True``) has its own keys: Space pause, Right or S one step while
 paused, + / - (or 1, 2, 4) speed. While a card is up (help, a question) the game waits.
@@ -29,11 +29,12 @@ import pygame  # noqa: E402  (after silencing pygame's banner)
 from sim.params import SCREWS  # noqa: E402
 from sim.world import TowerWorld  # noqa: E402
 from viewer import hud  # noqa: E402
+from viewer.balance_hint import Advice, BalanceHint  # noqa: E402
 from viewer.controller import GameController  # noqa: E402
 from viewer.help import draw_help, first_game_tip  # noqa: E402
 from viewer.inset import InsetView  # noqa: E402
 from viewer.layout import MIN_SIZE, Layout, compute_layout  # noqa: E402
-from viewer.scene import Hanging, SceneView, tower_top_m  # noqa: E402
+from viewer.scene import Hanging, SceneView, hang_pose, tower_top_m  # noqa: E402
 
 FPS = 60
 CAPTION = "Kipp, Kipp, Ahoi!"
@@ -57,14 +58,31 @@ class FrameView:
     """Where the side view's right-hand end points (ship frame, rad from the bow toward port)."""
     squash: float
     """Horizontal factor of the slice picture (negative: mirrored to keep the bow on the right)."""
+    advice: Advice | None = None
+    """What the balance hint says (None: hints off, or the game is over)."""
+    hint_pose: Hanging | None = None
+    """Where the balance hint would set the hanging barrel (world pose on the tower), if shown."""
 
     @classmethod
-    def of(cls, c: GameController) -> "FrameView":
+    def of(cls, c: GameController, hint: BalanceHint | None = None) -> "FrameView":
+        """This frame of ``c``; with ``hint`` (hints on) the balance advice and its pose."""
         hanging = c.hanging()
-        return cls(world=c.display_world(), prompt=c.prompt(), hanging=hanging,
+        world, direction = c.display_world(), c.slice_direction()
+        advice = pose = None
+        if hint is not None:
+            person = c.seat_is_human(c.state.player) and c.mode not in ("deciding", "aftermath")
+            advice = hint.advice(c.state, person=person)
+            if advice is not None and advice.kind == "place":
+                if hanging is None:
+                    advice = hint.advice(c.state, person=False)
+                else:  # the deck-frame aim projected into the slice as the barrels are (the camera mirrors)
+                    x, y = advice.aim_xy
+                    along = x * math.cos(direction) + y * math.sin(direction)
+                    pose = Hanging(hanging.spec, *hang_pose(world, hanging.spec, along, 0.0))
+        return cls(world=world, prompt=c.prompt(), hanging=hanging,
                    aim_xy=c.aim_xy() if hanging is not None else None,
-                   slice_direction_rad=c.slice_direction(), pulse=(c.frame % FPS) / FPS,
-                   view_rad=c.view.rad, squash=c.view_squash())
+                   slice_direction_rad=direction, pulse=(c.frame % FPS) / FPS,
+                   view_rad=c.view.rad, squash=c.view_squash(), advice=advice, hint_pose=pose)
 
 
 def _set_minimum_size(size: tuple[int, int]) -> None:
@@ -85,7 +103,7 @@ class ViewerApp:
 
     def __init__(self, new_controller: Callable[[int], GameController], *,
                  size: tuple[int, int] = (1280, 800), throttle: bool = True, replay: bool = False,
-                 help_at_start: bool = False, tips: bool = True) -> None:
+                 help_at_start: bool = False, tips: bool = True, hints: bool = False) -> None:
         pygame.display.init()
         pygame.font.init()
         self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
@@ -121,6 +139,11 @@ class ViewerApp:
         self.tip_rect: pygame.Rect | None = None
         self.legend: str | None = None
         """What the foot of the panel showed last: "legend" or "hint"."""
+        self.hints = hints and not replay
+        """Is the balance hint shown (``kipp play --hints``; B toggles it)?"""
+        self._balance: BalanceHint | None = None
+        self.balance_rect: pygame.Rect | None = None
+        """Where the balance gauge was drawn last (None: not shown)."""
 
     # --- the loop -----------------------------------------------------------------
 
@@ -197,6 +220,8 @@ class ViewerApp:
                 self.overlay = "confirm_new"
         elif self.replay:
             self._replay_key(key, char)
+        elif key == pygame.K_b:
+            self.hints = not self.hints
         elif key == pygame.K_SPACE:
             c.roll()
         elif key == pygame.K_p:
@@ -324,26 +349,31 @@ class ViewerApp:
     def render(self, surface: pygame.Surface) -> FrameView:
         """Draw the whole picture of the current frame onto ``surface``; what it showed."""
         layout, c = self.layout, self.controller
-        view = FrameView.of(c)
+        view = FrameView.of(c, self.balance_hint() if self.hints else None)
         if c.mode != "aftermath":
             top = tower_top_m(view.world)
             if view.hanging is not None:
                 top = max(top, view.hanging.y_m + view.hanging.spec.height_m / 2 - 0.07)
             self.scene.frame_camera(layout.scene, top)
         self.scene.draw(surface, layout.scene, view.world, slice_direction_rad=view.slice_direction_rad,
-                        hanging=view.hanging, time_s=c.frame / FPS, view_rad=view.view_rad, squash=view.squash)
+                        hanging=view.hanging, time_s=c.frame / FPS, view_rad=view.view_rad, squash=view.squash,
+                        hint=view.hint_pose)
         hud.draw_top_bar(surface, layout, c)
         self.legend = hud.draw_panel(surface, layout, c, view.pulse, prompt=view.prompt)
         self.inset.draw(surface, layout.inset, c.turns(), barrels=c.state.tower.barrels,
                         slice_direction_rad=view.slice_direction_rad, aim_xy=view.aim_xy,
                         choosing=view.prompt == "sailor", highlight=c.turning(), pulse=view.pulse,
-                        view_rad=view.view_rad)
+                        view_rad=view.view_rad, hint_xy=view.advice.aim_xy if view.hint_pose is not None else None,
+                        hint_sailor=_suggested_sailor(view.advice))
         c.die.draw(surface, layout.die, inviting=view.prompt in ("roll", "play_or_pass"), pulse=view.pulse)
         self._update_tip(view.prompt)
         self.tip_rect = hud.draw_tip(surface, layout, self.tip[1]) if self.tip is not None else None
         if self.replay:
             hud.draw_replay_banner(surface, layout, paused=self.paused and self._step_from is None, speed=self.speed)
-        hud.draw_message(surface, layout, c)
+        message = hud.draw_message(surface, layout, c)
+        self.balance_rect = None
+        if view.advice is not None and not (c.state.is_terminal() and c.mode == "idle"):
+            self.balance_rect = hud.draw_balance(surface, layout, view.advice, message)
         if c.state.is_terminal() and c.mode == "idle":
             hud.draw_end_screen(surface, layout, c, view.pulse)
         if self.overlay == "help":
@@ -351,6 +381,12 @@ class ViewerApp:
         elif self.overlay is not None:
             hud.draw_confirm(surface, layout, *self.question(), view.pulse)
         return view
+
+    def balance_hint(self) -> BalanceHint:
+        """The balance hint (the bots' judgement), made the first time hints are shown."""
+        if self._balance is None or self._balance.judge.params is not self.controller.params:
+            self._balance = BalanceHint(self.controller.params)
+        return self._balance
 
     def _update_tip(self, prompt: str | None) -> None:
         """The first game's tips: each shown once, while the prompt it explains is up."""
@@ -362,3 +398,10 @@ class ViewerApp:
         if self.tip is not None and (tip is None or tip[0] != self.tip[0]):
             self._tips_seen.add(self.tip[0])
         self.tip = tip
+
+
+def _suggested_sailor(advice: Advice | None) -> str | None:
+    """The sailor the balance hint suggests on a wild roll (ringed in the top view)."""
+    if advice is None or not advice.wild:
+        return None
+    return advice.sailor

@@ -18,6 +18,7 @@ from viewer.layout import Layout
 
 KEYS = (("Space", "roll the die"), ("mouse, arrows", "aim the barrel"), ("click, Enter", "let it go"),
         ("1 2 3, click", "pick a sailor (wild)"), ("P", "pass, paying a chip (Old Sea Dogs)"),
+        ("B", "balance hint on / off"),
         ("H or ?", "how to play"), ("N / Esc", "new game / quit"))
 REPLAY_KEYS = (("Space", "pause / go on"), ("Right or S", "one step (paused)"), ("+ / -, 1 2 4", "speed 1x 2x 4x"),
                ("H or ?", "how to play"), ("N / Esc", "restart / quit"))
@@ -52,7 +53,9 @@ def rules(config: GameConfig) -> list[tuple[str | None, str]]:
                                  "A crash costs 2 chips."))
     paragraphs.append((None, "Tip: set the barrel a little uphill of the coming tilt; the red arrow in the top "
                              "view points downhill. The side view cuts the ship along its steepest slope and "
-                             "keeps the bow on the right; its end markers match the dashed line in the top view."))
+                             "keeps the bow on the right; its end markers match the dashed line in the top view. "
+                             "B shows a balance hint: a purple mark where a careful player would set the barrel, "
+                             "and how many degrees of tilt the tower has to spare."))
     return paragraphs
 
 

@@ -15,6 +15,7 @@ import math
 import pygame
 
 from viewer import palette
+from viewer.balance_hint import Advice, gauge_text
 from viewer.barrel_art import draw_barrel
 from viewer.controller import GameController
 from viewer.help import KEYS, REPLAY_KEYS
@@ -207,11 +208,11 @@ def _draw_players(surface: pygame.Surface, layout: Layout, controller: GameContr
     _draw_chip(surface, (rect.x + layout.px(20) + supply.get_width() + chip_r, supply_y), chip_r)
 
 
-def draw_message(surface: pygame.Surface, layout: Layout, controller: GameController) -> None:
-    """The current message, centred over the top of the scene; fades out at the end."""
+def draw_message(surface: pygame.Surface, layout: Layout, controller: GameController) -> pygame.Rect | None:
+    """The current message, centred over the top of the scene; fades out at the end. Where it is."""
     message = controller.message
     if message is None:
-        return
+        return None
     room = layout.scene.width - layout.px(60)
     title = palette.text(message.title, layout.font_px(64 if message.big else 34), message.colour, bold=True)
     if title.get_width() > room:
@@ -229,6 +230,7 @@ def draw_message(surface: pygame.Surface, layout: Layout, controller: GameContro
     surface.blit(title, title.get_rect(midtop=(box.centerx, box.y + layout.px(10))))
     if sub:
         surface.blit(sub, sub.get_rect(midtop=(box.centerx, box.y + layout.px(10) + title.get_height())))
+    return box
 
 
 def end_screen_button(layout: Layout, players: int) -> pygame.Rect:
@@ -365,6 +367,46 @@ def draw_replay_banner(surface: pygame.Surface, layout: Layout, *, paused: bool,
     pygame.draw.rect(surface, palette.shade(palette.KABOOM, 0.6), box, 2, border_radius=layout.px(10))
     surface.blit(word, word.get_rect(midleft=(box.x + layout.px(14), box.centery)))
     surface.blit(tail, tail.get_rect(midleft=(box.x + layout.px(30) + word.get_width(), box.centery)))
+    return box
+
+
+GAUGE_FULL_DEG = 10.0
+"""The balance gauge's bar is full at this many degrees to spare."""
+LEVEL_COLOURS = {"good": palette.GOOD, "close": palette.AMBER, "tipping": palette.KABOOM}
+
+
+def draw_balance(surface: pygame.Surface, layout: Layout, advice: Advice,
+                 message: pygame.Rect | None = None) -> pygame.Rect:
+    """The balance gauge in the scene's upper left corner (below the ``message`` card if they
+    would meet): how much tilt is to spare (a coloured bar and the degrees), and what the
+    hint suggests."""
+    scene = layout.scene
+    head, detail = gauge_text(advice)
+    colour = LEVEL_COLOURS[advice.level]
+    room = min(scene.width - layout.px(48), layout.px(420))
+    title = palette.fit(head, layout.font_px(24), room, colour, bold=True)
+    sub = palette.fit(detail, layout.font_px(20), room, palette.INK) if detail else None
+    pad = layout.px(10)
+    bar_h = layout.px(8)
+    width = max(title.get_width(), sub.get_width() if sub else 0, layout.px(160)) + 2 * pad
+    height = pad + title.get_height() + layout.px(4) + bar_h + (layout.px(4) + sub.get_height() if sub else 0) + pad
+    box = pygame.Rect(0, 0, width, height)
+    box.topleft = (scene.x + layout.px(12), scene.y + layout.px(12))
+    if message is not None and box.inflate(layout.px(16), layout.px(16)).colliderect(message):
+        box.top = message.bottom + layout.px(8)
+    pygame.draw.rect(surface, palette.PANEL, box, border_radius=layout.px(10))
+    pygame.draw.rect(surface, palette.HINT, box, max(2, layout.px(3)), border_radius=layout.px(10))
+    y = box.y + pad
+    surface.blit(title, (box.x + pad, y))
+    y += title.get_height() + layout.px(4)
+    bar = pygame.Rect(box.x + pad, y, width - 2 * pad, bar_h)
+    pygame.draw.rect(surface, palette.shade(palette.PANEL, 0.85), bar, border_radius=bar_h // 2)
+    share = 1.0 if math.isinf(advice.margin_rad) else min(max(advice.margin_deg / GAUGE_FULL_DEG, 0.0), 1.0)
+    if share > 0:
+        pygame.draw.rect(surface, colour, pygame.Rect(bar.x, bar.y, max(bar_h, round(bar.width * share)), bar_h),
+                         border_radius=bar_h // 2)
+    if sub is not None:
+        surface.blit(sub, (box.x + pad, bar.bottom + layout.px(4)))
     return box
 
 

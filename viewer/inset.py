@@ -78,10 +78,12 @@ class InsetView:
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, turns: Mapping[str, float], *,
              barrels: tuple[BarrelPose, ...] = (), slice_direction_rad: float = 0.0,
              aim_xy: tuple[float, float] | None = None, choosing: bool = False,
-             highlight: str | None = None, pulse: float = 0.0, view_rad: float | None = None) -> None:
+             highlight: str | None = None, pulse: float = 0.0, view_rad: float | None = None,
+             hint_xy: tuple[float, float] | None = None, hint_sailor: str | None = None) -> None:
         """Draw the inset for the given turn counts (revolutions; fractions while turning).
 
-        ``view_rad``: where the side view's right-hand end points (default: along the slice)."""
+        ``view_rad``: where the side view's right-hand end points (default: along the slice);
+        ``hint_xy``: the balance hint's aim (deck frame, m), ``hint_sailor``: the sailor it suggests."""
         self.rect = pygame.Rect(rect)
         u = self.scale
         pygame.draw.rect(surface, palette.SEA_TOP, rect, border_radius=max(4, rect.width // 20))
@@ -96,10 +98,15 @@ class InsetView:
             fill = palette.barrel_rgb(spec.colour)
             pygame.draw.circle(surface, fill, centre, spec.end_diameter_m / 2 * u)
             pygame.draw.circle(surface, palette.shade(fill, 0.55), centre, spec.end_diameter_m / 2 * u, 2)
+        if hint_xy is not None:
+            self._draw_hint(surface, self.to_screen(*hint_xy))
         if aim_xy is not None:
             pygame.draw.circle(surface, palette.INK, self.to_screen(*aim_xy), max(3.0, 0.003 * u), 2)
         label = self._draw_lean(surface, turns)
         for index, (name, x, y) in enumerate(self.params.ship.screw_positions_m):
+            if name == hint_sailor:
+                pygame.draw.circle(surface, palette.HINT, self.to_screen(x, y), self.sailor_radius_px() * 1.9,
+                                   max(2, round(self.sailor_radius_px() * 0.2)))
             self._draw_sailor(surface, name, x, y, turns.get(name, 0.0), index,
                               ring=choosing or name == highlight, pulse=pulse)
         self._draw_ends(surface)
@@ -109,6 +116,15 @@ class InsetView:
             pygame.draw.rect(surface, palette.PANEL, box.inflate(6, 2), border_radius=4)
             surface.blit(surface_label, box)
             self.tilt_label_rect = box
+
+    def _draw_hint(self, surface: pygame.Surface, centre: tuple[float, float]) -> None:
+        """The balance hint's aim: a purple cross in a ring."""
+        r = max(5.0, 0.005 * self.scale)
+        width = max(2, round(r / 3))
+        pygame.draw.circle(surface, palette.HINT, centre, r, width)
+        for dx, dy in ((1, 0), (0, 1)):
+            pygame.draw.line(surface, palette.HINT, (centre[0] - dx * r * 1.5, centre[1] - dy * r * 1.5),
+                             (centre[0] + dx * r * 1.5, centre[1] + dy * r * 1.5), width)
 
     def _draw_hull(self, surface: pygame.Surface) -> None:
         half = self.params.ship.deck_half_length_m

@@ -30,6 +30,10 @@ BUTTON = (60, 110, 160)
 BUTTON_TEXT = (255, 255, 255)
 KABOOM = (200, 40, 30)
 GOOD = (40, 140, 60)
+AMBER = (196, 122, 0)
+"""The balance gauge between green (:data:`GOOD`) and red (:data:`KABOOM`)."""
+HINT = (150, 60, 200)
+"""The balance hint's mark (side view and top view) and the gauge's frame: a colour nothing else uses."""
 VIEW_RIGHT = (255, 255, 255)
 """Marker of the side view's right-hand end (an arrowhead), here and in the top view."""
 VIEW_LEFT = (40, 34, 30)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import pygame
 
+from sim.barrel_shape import outline
 from sim.params import BarrelSpec, Params
 from sim.world import CM_PER_M, TowerWorld
 from viewer import palette
@@ -130,11 +131,12 @@ class SceneView:
 
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, world: TowerWorld, *,
              slice_direction_rad: float, hanging: Hanging | None = None, time_s: float = 0.0,
-             view_rad: float | None = None, squash: float = 1.0) -> None:
+             view_rad: float | None = None, squash: float = 1.0, hint: Hanging | None = None) -> None:
         """Draw the scene of ``world`` into ``rect`` (call :meth:`frame_camera` first).
 
         ``view_rad`` is the ship direction screen-right points to (default: the slice's),
-        ``squash`` the slice picture's horizontal factor (:func:`viewer.orientation.squash`)."""
+        ``squash`` the slice picture's horizontal factor (:func:`viewer.orientation.squash`);
+        ``hint``: where the balance hint would set the next barrel (a ghost outline and a mark)."""
         if self._rect != rect:
             self.frame_camera(rect, tower_top_m(world), instant=True)
         view = slice_direction_rad if view_rad is None else view_rad
@@ -153,6 +155,7 @@ class SceneView:
         self._draw_sailors(surface, world, slice_direction_rad, view, far=False)
         if hanging is not None:
             self._draw_hanging(surface, world, hanging)
+        self.hint_mark = self._draw_hint(surface, hint) if hint is not None else None
         self._draw_near_sea(surface, rect, time_s)
         self._draw_end_tags(surface, rect, view)
         surface.set_clip(clip)
@@ -272,6 +275,27 @@ class SceneView:
             pygame.draw.line(surface, palette.INK_SOFT, (base[0], y), (base[0], min(y + 4, land[1])), 1)
             y += 9
         draw_barrel(surface, hanging.spec, hanging.x_m, hanging.y_m, hanging.angle_rad, to_screen)
+
+    hint_mark: tuple[float, float] | None = None
+    """Screen point of the balance hint's target (where the ghost's bottom meets the tower), drawn
+    last; None: no hint."""
+
+    def _draw_hint(self, surface: pygame.Surface, hint: Hanging) -> tuple[float, float]:
+        """The balance hint: the barrel's outline where the hint would set it, and a target where it
+        meets the barrel below (the aim itself)."""
+        to_screen = self.camera.to_screen
+        c, s = math.cos(hint.angle_rad), math.sin(hint.angle_rad)
+
+        def local(px: float, py: float) -> tuple[float, float]:
+            return to_screen(hint.x_m + px * c - py * s, hint.y_m + px * s + py * c)
+
+        width = max(2, round(self.camera.scale * 0.0008))
+        pygame.draw.polygon(surface, palette.HINT, [local(px, py) for px, py in outline(hint.spec)], width)
+        target = local(0.0, -hint.spec.height_m / 2)
+        radius = max(5.0, self.camera.scale * 0.0022)
+        pygame.draw.circle(surface, (255, 255, 255), target, radius + 2)
+        pygame.draw.circle(surface, palette.HINT, target, radius)
+        return target
 
     def _wave_points(self, rect: pygame.Rect, time_s: float, phase: float, amplitude_m: float) -> list:
         points = []

@@ -66,17 +66,22 @@ def parse_bot_models(text: str) -> tuple[tuple[str, ...], tuple[int, ...], dict[
 @barrels_option
 @click.option("--half-turn", is_flag=True, help="Sailors turn half a revolution (younger sailors).")
 @click.option("--sea-dogs", is_flag=True, help="Old Sea Dogs: passing allowed, a crash costs 2 chips.")
+@click.option("--hints", is_flag=True,
+              help="Start with the balance hint on (B turns it on and off): a purple mark where the bots' balance "
+                   "judgement would set your barrel, and how many degrees of tilt the tower has to spare.")
 @seed_option
 @params_option
 @max_frames_option("Quit after N frames (for documentation and tests; runs headless without a display)")
 @screenshot_option("Save the last frame as a PNG")
-def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, seed: int, params: Params | None,
-         max_frames: int | None, screenshot: str | None) -> None:
+def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: bool, seed: int,
+         params: Params | None, max_frames: int | None, screenshot: str | None) -> None:
     """Play Kipp, Kipp, Ahoi! in a window: people and bots, physics in real time.
 
     Space or a click on the die rolls; on a wild roll click a sailor (or 1/2/3); the
     next barrel follows the mouse (or the arrow keys) and a click (or Enter) lets it
-    go; P passes in Old Sea Dogs (it costs a chip); H or ? shows how to play; N starts
+    go; P passes in Old Sea Dogs (it costs a chip); B shows the balance hint (where a
+    careful player would set the barrel, how close the tower is to tipping; on from the
+    start with --hints); H or ? shows how to play; N starts
     a new game and Esc quits (both ask first during a game). The first start opens on
     the how-to-play screen.
     """
@@ -94,4 +99,4 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, seed: int,
     def new_controller(games: int) -> GameController:
         return GameController(config, params, seed=seed + games, bots=bots)
 
-    run_viewer(new_controller, max_frames, screenshot, help_at_start=True)
+    run_viewer(new_controller, max_frames, screenshot, help_at_start=True, hints=hints)

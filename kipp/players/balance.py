@@ -180,6 +180,15 @@ class BalanceJudge:
         margins = balance_margins(self.table, batch)
         return sailors[int(np.argmax(margins))]
 
+    def standing_margin(self, tower: TowerState) -> float:
+        """How much more tilt (radians) the tower as it stands takes before the static check
+        says it falls, at today's tilt (:func:`sim.static_check.static_margins`; +inf when empty)."""
+        if not tower.barrels:
+            return math.inf
+        batch = self._with_barrel(tower, None, np.zeros((1, 2)), [self.gradient(tower.turns_by_sailor())])
+        margins, _ = static_margins(self.params, self.table, batch, self._wall_rad)
+        return float(margins[0])
+
     def crash_probability(self, tower: TowerState, size: str | None, aim: tuple[float, float] | None,
                           sailor: str, fraction: float, sigma_m: float, turn_allowance_deg: float) -> float:
         """The player's own estimate that setting ``size`` at ``aim`` (none: no barrel) and then

@@ -130,3 +130,17 @@ def test_the_risk_rule_passes_when_a_crash_is_likely_and_plays_when_it_is_not():
 def test_joint_needs_the_balance_aim():
     with pytest.raises(ValueError, match="joint"):
         Bot(wild="joint", params=PARAMS)
+
+
+def test_the_standing_margin_is_the_static_check_of_the_tower_as_it_stands():
+    """The viewer's balance gauge reads it: the fast referee's own static check, at today's tilt."""
+    from sim.static_check import static_margin_one
+
+    assert JUDGE.standing_margin(TowerState()) == math.inf
+    for turns in ((0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (2.0, 1.0, 0.0)):
+        tower = straight_tower(["large", "medium", "small", "large"], turns=turns)
+        expected, _ = static_margin_one(PARAMS, JUDGE.table, tower.barrels, JUDGE.gradient(tower.turns_by_sailor()),
+                                        tower.slice_direction_rad, JUDGE._wall_rad)
+        assert JUDGE.standing_margin(tower) == pytest.approx(expected, abs=1e-9)
+    level, tilted = straight_tower(["large"] * 4), straight_tower(["large"] * 4, turns=(1.0, 0.0, 0.0))
+    assert JUDGE.standing_margin(tilted) < JUDGE.standing_margin(level), "a tilt uses up some of the margin"
