@@ -8,17 +8,16 @@ The deck's slope follows the screw linearly, so the profile fixes the deck's mot
   acceleration jumps in position, like a hand turning a screw.
 - ``constant``: constant velocity with an abrupt start and stop.
 
-The motion matters. Measured with the default solver (480 Hz x 60 iterations, slop
+The motion matters. Measured with the default solver (960 Hz x 60 iterations, slop
 0.2 mm; 12 boxes 30 x 35 mm, mu 1, flat deck; ``sim.statics``, thresholds bisected to
-0.005 deg): the stack topples at 4.064 deg when tilted quasi-statically (0.1 deg/s;
-closed form 4.086 deg), from 3.977 deg when one smooth turn takes 10 s (a deficit of
-0.09 deg), from 3.533 deg when it takes 1 s (a full turn: deficit 0.53 deg) and from
-2.899 deg when it takes 0.5 s (the half turn of the younger-sailor variant at the same
-rate: deficit 1.17 deg). With constant velocity, 1 s: from 3.142 deg (deficit 0.92 deg;
-there the outcome is not monotone in the final angle, the stack rocks: it stood at
-3.26 deg), 0.5 s: from 2.905 deg (1.16 deg). At 480 x 40 (slop 0.1 mm) the same
-measurement gave 3.934 quasi-static and deficits of 0.48 deg (1 s smooth) and 1.02 deg
-(0.5 s smooth). DESIGN.md 3 measured 0.5-0.7 deg (smooth) and 0.7-1.4 deg (abrupt).
+0.005 deg): the stack topples at 4.126 deg when tilted quasi-statically (0.1 deg/s;
+closed form 4.086 deg), from 3.689 deg when one smooth turn takes 1 s (a full turn:
+a dynamic deficit of 0.44 deg) and from 3.044 deg when it takes 0.5 s (the half turn of
+the younger-sailor variant at the same rate: deficit 1.08 deg). At 480 Hz x 60 the same
+measurement gave 4.064 deg and deficits of 0.53 and 1.17 deg; at the unconverged 480 x 40
+(slop 0.1 mm, before the rebuild took up the contacts' load) 3.934 deg, 0.48 and 1.02 deg.
+With constant velocity (abrupt start and stop; measured at 480 x 60) the 1 s deficit was
+0.92 deg, and there the outcome is not monotone in the final angle: the stack rocks.
 """
 
 from __future__ import annotations
