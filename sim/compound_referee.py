@@ -38,7 +38,7 @@ from typing import Sequence
 from sim.compound_world import BarrelPlacement, CompoundWorld
 from sim.geometry import deck_gradient, slope_along, to_slice
 from sim.params import Params, load_params
-from sim.physics_referee import DecisionRun
+from sim.physics_referee import DecisionRun, run_to_decision
 from sim.static_check import SizeTable, interface_margins_one
 from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
 
@@ -143,11 +143,7 @@ class CompoundReferee:
 
     def decide(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> Decision:
         """As :meth:`sim.physics_referee.PhysicsReferee.decide`."""
-        run = self.start(tower, placement, turn)
-        decision = run.decision
-        while decision is None:
-            decision = run.advance_frame()
-        return decision
+        return run_to_decision(self.start(tower, placement, turn))
 
 
 class ConfirmingReferee:

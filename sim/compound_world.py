@@ -267,40 +267,11 @@ class CompoundWorld(TowerWorld):
     def find_fall(self) -> Fall | None:
         """As :meth:`TowerWorld.find_fall`, checking only barrels on unlocked interfaces (a locked
         barrel keeps its pose on its support, fixed when the world was built)."""
-        crash = self.params.crash
-        max_tilt, max_lift = crash.max_relative_tilt_rad, crash.max_lift_m * CM_PER_M
         states = self.barrel_states()
-        barrels = self.barrels
         for index in self._free:
-            barrel = barrels[index]
-            x, y, angle = states[index][:3]
-            if index == 0:
-                support_angle = self.deck.angle
-                support_x, support_y = self.deck.position
-            else:
-                support_x, support_y, support_angle = states[index - 1][:3]
-            relative = _wrap(angle - support_angle)
-            if abs(relative) > max_tilt:
-                return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) turned "
-                                   f"{math.degrees(relative):+.1f} deg against its support")
-            half = barrel.spec.height_m / 2 * CM_PER_M
-            dx = x + math.sin(angle) * half - support_x
-            dy = y - math.cos(angle) * half - support_y
-            cos_s, sin_s = math.cos(support_angle), math.sin(support_angle)
-            along, up = cos_s * dx + sin_s * dy, cos_s * dy - sin_s * dx
-            if index == 0:
-                edge_m, face_m = self.params.ship.deck_half_length_m, self.floor_height_m(along / CM_PER_M)
-                where = "the deck"
-            else:
-                support = barrels[index - 1]
-                edge_m, face_m = support.top_half_width_m, support.spec.height_m / 2
-                where = f"barrel {index}"
-            if abs(along) > edge_m * CM_PER_M:
-                return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) slid off {where}")
-            lift = up - face_m * CM_PER_M
-            if lift > max_lift:
-                return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) lifted "
-                                   f"{lift * 10:.1f} mm off {where}")
+            fall = self.support_fall(index, states)
+            if fall is not None:
+                return fall
         return None
 
     def support_contacts(self) -> list[list[tuple[float, float]] | None]:

@@ -240,8 +240,12 @@ class PhysicsReferee:
 
     def decide(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> Decision:
         """Place (if any), settle, turn (if any), settle: stands or crashed, and the new tower."""
-        run = self.start(tower, placement, turn)
-        decision = run.decision
-        while decision is None:
-            decision = run.advance_frame()
-        return decision
+        return run_to_decision(self.start(tower, placement, turn))
+
+
+def run_to_decision(run: DecisionRun) -> Decision:
+    """Advance ``run`` frame by frame until it has decided."""
+    decision = run.decision
+    while decision is None:
+        decision = run.advance_frame()
+    return decision

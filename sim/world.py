@@ -385,35 +385,47 @@ class TowerWorld:
         off the support's top face or beyond that face's edge, or off the deck.
         Runs once per frame, so poses are read in one batch (:meth:`barrel_states`) and transformed here.
         """
+        states = self.barrel_states()
+        for index in range(len(self.barrels)):
+            fall = self.support_fall(index, states)
+            if fall is not None:
+                return fall
+        return None
+
+    def support_fall(self, index: int, states: list[tuple[float, ...]]) -> Fall | None:
+        """Has barrel ``index`` left its support (the barrel below, or the deck)? ``states`` are
+        :meth:`barrel_states` (world units), read once per frame by the caller."""
         crash = self.params.crash
-        max_tilt, max_lift = crash.max_relative_tilt_rad, crash.max_lift_m * CM_PER_M
-        support_angle = self.deck.angle
-        support_x, support_y = self.deck.position
-        support: _Barrel | None = None
-        for index, (barrel, (x, y, angle, _, _, _)) in enumerate(zip(self.barrels, self.barrel_states())):
-            relative = _wrap(angle - support_angle)
-            if abs(relative) > max_tilt:
-                return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) turned "
-                                   f"{math.degrees(relative):+.1f} deg against its support")
-            # bottom-face centre in the support's frame, cm
-            half = barrel.spec.height_m / 2 * CM_PER_M
-            dx = x + math.sin(angle) * half - support_x
-            dy = y - math.cos(angle) * half - support_y
-            cos_s, sin_s = math.cos(support_angle), math.sin(support_angle)
-            along, up = cos_s * dx + sin_s * dy, cos_s * dy - sin_s * dx
-            if support is None:
-                edge_m, face_m = self.params.ship.deck_half_length_m, self.floor_height_m(along / CM_PER_M)
-                where = "the deck"
-            else:
-                edge_m, face_m = support.top_half_width_m, support.spec.height_m / 2
-                where = f"barrel {index}"
-            if abs(along) > edge_m * CM_PER_M:
-                return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) slid off {where}")
-            lift = up - face_m * CM_PER_M
-            if lift > max_lift:
-                return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) lifted "
-                                   f"{lift * 10:.1f} mm off {where}")
-            support, support_angle, support_x, support_y = barrel, angle, x, y
+        barrel = self.barrels[index]
+        x, y, angle = states[index][:3]
+        if index == 0:
+            support_angle = self.deck.angle
+            support_x, support_y = self.deck.position
+        else:
+            support_x, support_y, support_angle = states[index - 1][:3]
+        relative = _wrap(angle - support_angle)
+        if abs(relative) > crash.max_relative_tilt_rad:
+            return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) turned "
+                               f"{math.degrees(relative):+.1f} deg against its support")
+        # bottom-face centre in the support's frame, cm
+        half = barrel.spec.height_m / 2 * CM_PER_M
+        dx = x + math.sin(angle) * half - support_x
+        dy = y - math.cos(angle) * half - support_y
+        cos_s, sin_s = math.cos(support_angle), math.sin(support_angle)
+        along, up = cos_s * dx + sin_s * dy, cos_s * dy - sin_s * dx
+        if index == 0:
+            edge_m, face_m = self.params.ship.deck_half_length_m, self.floor_height_m(along / CM_PER_M)
+            where = "the deck"
+        else:
+            support = self.barrels[index - 1]
+            edge_m, face_m = support.top_half_width_m, support.spec.height_m / 2
+            where = f"barrel {index}"
+        if abs(along) > edge_m * CM_PER_M:
+            return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) slid off {where}")
+        lift = up - face_m * CM_PER_M
+        if lift > crash.max_lift_m * CM_PER_M:
+            return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) lifted "
+                               f"{lift * 10:.1f} mm off {where}")
         return None
 
     def poses(self) -> list[tuple[float, float, float]]:
