@@ -31,9 +31,6 @@ from sim.barrel_shape import chord_half_width, moment_of_inertia, outline
 from sim.params import BarrelSpec, Params
 from sim.world import CM_PER_M, G_PER_KG, Fall, TowerWorld, _Barrel
 
-_BODY_FIELDS = (pymunk.batch.BodyFields.POSITION | pymunk.batch.BodyFields.ANGLE
-                | pymunk.batch.BodyFields.VELOCITY | pymunk.batch.BodyFields.ANGULAR_VELOCITY)
-
 
 @dataclass(frozen=True)
 class BarrelPlacement:
@@ -241,10 +238,7 @@ class CompoundWorld(TowerWorld):
         if self._states_step == self._steps and self._slots is not None:
             return self._states
         slots = self._body_slots()
-        buffer = self._buffer
-        buffer.clear()
-        pymunk.batch.get_space_bodies(self.space, _BODY_FIELDS, buffer)
-        values = memoryview(buffer.float_buf()).cast("d").tolist()
+        values = self._body_values()
         cos, sin = math.cos, math.sin
         bodies = []
         for i in slots:

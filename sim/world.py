@@ -309,6 +309,14 @@ class TowerWorld:
         for _ in range(count):
             self.step()
 
+    def _body_values(self) -> list[float]:
+        """``_BODY_FIELDS`` of every body of the space, in one batched read (pymunk's order;
+        :meth:`_body_slots` says where each barrel's body starts)."""
+        buffer = self._buffer
+        buffer.clear()
+        pymunk.batch.get_space_bodies(self.space, _BODY_FIELDS, buffer)
+        return memoryview(buffer.float_buf()).cast("d").tolist()
+
     def barrel_states(self) -> list[tuple[float, ...]]:
         """(x, y, angle, vx, vy, angular velocity) of each barrel, bottom first, in the world's
         internal units (cm, rad, cm/s, rad/s; world frame of the slice).
@@ -320,10 +328,7 @@ class TowerWorld:
         if self._states_step == self._steps and self._slots is not None:
             return self._states
         slots = self._body_slots()
-        buffer = self._buffer
-        buffer.clear()
-        pymunk.batch.get_space_bodies(self.space, _BODY_FIELDS, buffer)
-        values = memoryview(buffer.float_buf()).cast("d").tolist()
+        values = self._body_values()
         self._states = [tuple(values[i:i + _VALUES_PER_BODY]) for i in slots]
         self._states_step = self._steps
         return self._states

@@ -76,19 +76,6 @@ def first_game_tip(prompt: str | None, state) -> tuple[str, str] | None:
     return None
 
 
-def _paragraph_lines(message: str, size: int, width: int) -> list[str]:
-    font = palette.font(size)
-    lines, current = [], ""
-    for word in message.split():
-        trial = f"{current} {word}".strip()
-        if current and font.size(trial)[0] > width:
-            lines.append(current)
-            current = word
-        else:
-            current = trial
-    return lines + ([current] if current else [])
-
-
 def _card_rect(layout: Layout) -> pygame.Rect:
     width, height = layout.size
     card = pygame.Rect(0, 0, min(width - layout.px(40), layout.px(1100)), height - layout.px(40))
@@ -111,7 +98,7 @@ def _paint(layout: Layout, config: GameConfig, replay: bool) -> pygame.Surface:
         keys_w = max(palette.font(size, True).size(k)[0] for k, _ in keys) + pad // 2
         keys_col = keys_w + max(palette.font(size).size(w)[0] for _, w in keys)
         text_w = card.width - 3 * pad - keys_col - icon - pad // 2
-        blocks = [(face, _paragraph_lines(p, size, text_w)) for face, p in rules(config)]
+        blocks = [(face, palette.wrap(p, palette.font(size), text_w)) for face, p in rules(config)]
         height = (pad + palette.font(title_px, True).get_linesize() + pad // 2
                   + sum(max(len(lines) * line_h, icon if face else 0) + size // 2 for face, lines in blocks)
                   + line_h + pad)

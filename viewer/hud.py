@@ -133,27 +133,12 @@ def prompt_text(controller: GameController, prompt: str | None) -> str:
 def _draw_prompt(surface: pygame.Surface, layout: Layout, controller: GameController, prompt: str | None) -> None:
     rect = layout.hint
     size = layout.font_px(22)
-    lines = wrap(prompt_text(controller, prompt), palette.font(size), rect.width)
+    lines = palette.wrap(prompt_text(controller, prompt), palette.font(size), rect.width)
     y = rect.y
     for line in lines[:4]:
         label = palette.text(line, size, palette.INK)
         surface.blit(label, (rect.x, y))
         y += label.get_height()
-
-
-def wrap(message: str, font: pygame.font.Font, width: int) -> list[str]:
-    """Greedy word wrap of ``message`` to lines no wider than ``width`` pixels."""
-    lines, current = [], ""
-    for word in message.split():
-        trial = f"{current} {word}".strip()
-        if current and font.size(trial)[0] > width:
-            lines.append(current)
-            current = word
-        else:
-            current = trial
-    if current:
-        lines.append(current)
-    return lines
 
 
 def _draw_button(surface: pygame.Surface, layout: Layout, rect: pygame.Rect, label: str, pulse: float) -> None:
@@ -415,7 +400,7 @@ def draw_tip(surface: pygame.Surface, layout: Layout, tip: str) -> pygame.Rect:
     scene = layout.scene
     size = layout.font_px(24)
     room = scene.width - layout.px(48)
-    lines = wrap(f"Tip: {tip}", palette.font(size), room)[:3]
+    lines = palette.wrap(f"Tip: {tip}", palette.font(size), room)[:3]
     line_h = palette.font(size).get_linesize()
     box = pygame.Rect(0, 0, scene.width - layout.px(24), line_h * len(lines) + layout.px(12))
     box.midbottom = (scene.centerx, scene.bottom - layout.px(12))

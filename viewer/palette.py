@@ -123,3 +123,18 @@ def fit(message: str, size_px: int, width: int, colour=INK, bold: bool = False) 
 
 
 _cuts: dict[tuple, str] = {}
+
+
+def wrap(message: str, font: pygame.font.Font, width: int) -> list[str]:
+    """Greedy word wrap of ``message`` to lines no wider than ``width`` pixels."""
+    lines, current = [], ""
+    for word in message.split():
+        trial = f"{current} {word}".strip()
+        if current and font.size(trial)[0] > width:
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    if current:
+        lines.append(current)
+    return lines

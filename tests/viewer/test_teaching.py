@@ -144,7 +144,7 @@ def test_four_long_names_fit_the_minimum_window_and_the_legend_stays(make_app, p
         for name in LONG:  # the fitted name never reaches the chip count
             label = palette.fit(name + " ", name_px, layout.players.width // 2, palette.INK)
             assert label.get_width() <= layout.players.width // 2
-        lines = hud.wrap(hud.prompt_text(c, c.prompt()), palette.font(layout.font_px(22)), layout.hint.width)
+        lines = palette.wrap(hud.prompt_text(c, c.prompt()), palette.font(layout.font_px(22)), layout.hint.width)
         assert len(lines) <= 4 and all(palette.font(layout.font_px(22)).size(line)[0] <= layout.hint.width
                                        for line in lines)
 

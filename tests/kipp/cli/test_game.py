@@ -34,12 +34,6 @@ FIELDS = {
 }
 
 
-@pytest.fixture
-def fast_referee(monkeypatch):
-    monkeypatch.setattr(kipp.cli.options, "make_referee",
-                        lambda name, params: ThresholdReferee(seed=1, crash_rate=0.05, ship=params.ship))
-
-
 def run(*args):
     return CliRunner().invoke(main, list(args))
 

@@ -7,24 +7,16 @@ import json
 import pytest
 from click.testing import CliRunner
 
-import kipp.cli.options
 from kipp.cli import main
 from kipp.cli.play import parse_bot_models
 from kipp.players.models import MODELS, models_help
-from tests.kipp.kipp_referees import ThresholdReferee
-
-
-@pytest.fixture
-def no_physics(monkeypatch):
-    monkeypatch.setattr(kipp.cli.options, "make_referee",
-                        lambda name, params: ThresholdReferee(seed=1, crash_rate=0.05, ship=params.ship))
 
 
 def run(*args):
     return CliRunner().invoke(main, list(args))
 
 
-def test_game_bots_play_the_model_and_the_recording_names_it(no_physics, tmp_path):
+def test_game_bots_play_the_model_and_the_recording_names_it(fast_referee, tmp_path):
     result = run("game", "--bots", "skilled", "--seed", "3", "--json")
     assert result.exit_code == 0, result.output
     header = json.loads(result.output.splitlines()[0])
@@ -36,7 +28,7 @@ def test_game_bots_play_the_model_and_the_recording_names_it(no_physics, tmp_pat
     assert "Bot 1 (skilled), Bot 2 (skilled)" in check.output
 
 
-def test_models_change_the_game(no_physics):
+def test_models_change_the_game(fast_referee):
     """Same seed, other model: other placements (the balance aim leans, the novice's hand shakes)."""
     outputs = {m: run("game", "--bots", m, "--seed", "3", "--json").output for m in MODELS}
     places = {m: [e["offset_mm"] for e in map(json.loads, out.splitlines()) if e["event"] == "place"][:6]
