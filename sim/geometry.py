@@ -10,7 +10,7 @@ heights ``pitch * turns``; the deck is the plane through the three screw tops.
 >>> deck_gradient(ship, {"red": 1, "yellow": 1, "blue": 1})
 (0.0, 0.0)
 >>> round(math.degrees(tilt_angle(deck_gradient(ship, {"red": 1.0}))), 3)
-2.182
+1.909
 """
 
 from __future__ import annotations

@@ -26,13 +26,14 @@ def test_half_a_turn_gives_half_the_gradient_of_a_full_turn(sailor):
 
 
 def test_one_full_turn_tilts_the_plane_through_the_three_screw_tops():
-    # Red at the bow (70, 0) mm rises by one pitch (4 mm); yellow and blue stay at 0 on
-    # the line x = -35 mm. The plane through those three points rises 4 mm over 105 mm
-    # toward the bow: gradient (4/105, 0), tilt atan(4/105) = 2.182 deg, leaning aft.
+    # Red at the bow (70, 0) mm rises by one pitch (3.5 mm); yellow and blue stay at 0 on
+    # the line x = -35 mm. The plane through those three points rises 3.5 mm over 105 mm
+    # toward the bow: gradient (3.5/105, 0), tilt atan(3.5/105) = 1.909 deg, leaning aft.
     gradient = deck_gradient(SHIP, {"red": 1.0})
-    assert gradient[0] == pytest.approx(4 / 105, rel=1e-9)
+    assert SHIP.thread_pitch_m == 0.0035
+    assert gradient[0] == pytest.approx(3.5 / 105, rel=1e-9)
     assert gradient[1] == pytest.approx(0.0, abs=1e-12)
-    assert math.degrees(tilt_angle(gradient)) == pytest.approx(math.degrees(math.atan(4 / 105)), abs=1e-9)
+    assert math.degrees(tilt_angle(gradient)) == pytest.approx(math.degrees(math.atan(3.5 / 105)), abs=1e-9)
     assert math.cos(downhill_direction(gradient)) == pytest.approx(-1.0)  # toward the stern
 
 
