@@ -12,7 +12,10 @@ The paths in use (``i``, ``k``, ``g`` indices):
 - a game from its seed: ``("die",)``, ``("shuffle",)``, ``("bot", i)`` for seat ``i``;
 - ``kipp compare``: game ``g`` of every arm plays from the seed ``derived_seed(root, "game", g)``;
 - ``kipp tune``: round ``k`` draws from ``("round", k, "die")``, ``("round", k, "place")`` and
-  ``("round", k, "wild")``; a sample of orders from ``("order sample",)``;
+  ``("round", k, "wild")``; a sample of orders from ``("order sample",)``; the physics-quality
+  estimate's anchor round ``j`` from ``("anchor", j, ...)`` (its order from
+  ``("anchor", j, "order sample")``) and the coverage check's reference rounds from
+  ``("holdout", k, ...)``;
 - the benchmark situations: their games from ``derived_seed(root, "benchmark game", g)``,
   their selection from ``("benchmark selection",)``; the physics turn situations from
   ``("turn situation", i)``;
@@ -30,7 +33,7 @@ import numpy as np
 
 STREAMS: dict[str, int] = {name: code for code, name in enumerate((
     "die", "shuffle", "bot", "game", "round", "place", "wild", "order sample", "benchmark game",
-    "benchmark selection", "turn situation", "synthetic", "likelihood"), start=1)}
+    "benchmark selection", "turn situation", "synthetic", "likelihood", "anchor", "holdout"), start=1)}
 """Stream name -> the integer it stands for in a spawn key (fixed: results depend on them)."""
 
 

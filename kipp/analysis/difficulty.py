@@ -68,15 +68,17 @@ class RoundModel:
         return replace(bot, **changes) if changes else bot
 
 
-def round_streams(seed: int, k: int) -> tuple[np.random.Generator, np.random.Generator, np.random.Generator]:
-    """(die, placement, wild) generators of round ``k`` under the root ``seed``."""
-    return stream(seed, "round", k, "die"), stream(seed, "round", k, "place"), stream(seed, "round", k, "wild")
+def round_streams(seed: int, k: int, family: str = "round") -> tuple[np.random.Generator, np.random.Generator,
+                                                                    np.random.Generator]:
+    """(die, placement, wild) generators of round ``k`` under the root ``seed``; ``family`` names
+    a set of rounds independent of the others (``round``: a sweep's; ``anchor``, ``holdout``)."""
+    return stream(seed, family, k, "die"), stream(seed, family, k, "place"), stream(seed, family, k, "wild")
 
 
 def play_round(order: tuple[str, ...], referee: Referee, bot: Bot, config: GameConfig,
-               seed: int, k: int) -> RoundResult:
-    """Play round ``k`` (its random streams) of the barrel line ``order`` to its end."""
-    die_rng, place_rng, wild_rng = round_streams(seed, k)
+               seed: int, k: int, family: str = "round") -> RoundResult:
+    """Play round ``k`` of ``family`` (its random streams) of the barrel line ``order`` to its end."""
+    die_rng, place_rng, wild_rng = round_streams(seed, k, family)
     state = GameState(config, referee, bot.params.ship)
     state.apply_action(Shuffle(order))
     while state.chance_kind() != "shuffle" and not state.is_terminal():
@@ -89,7 +91,7 @@ def play_round(order: tuple[str, ...], referee: Referee, bot: Bot, config: GameC
             action = (bot.place(first, place_rng, state) if isinstance(first, PlaceAnywhere)
                       else bot.act(state, wild_rng))
         state.apply_action(action)
-    end = next(e for e in reversed(state.events()) if e["event"] == "round_end")
+    end = state.last_round_end()
     return RoundResult(bool(end["completed"]), int(end["stacked"]))
 
 

@@ -1,10 +1,12 @@
 """A results file (SQLite) that a long sweep writes as it goes and resumes from.
 
 The file holds the options of the run (table ``meta``) and one row per finished item
-(table ``results``; the columns are the analysis's). Every task's rows are written in one
-transaction, so an interrupted run (even SIGKILL) leaves only whole tasks behind, and a
-rerun skips the items already in the file. A rerun with different options is refused:
-mixing results of two set-ups would be silently wrong.
+(table ``results``; the columns are the analysis's), and optionally running totals (table
+``totals``: named integer arrays that every task adds to, so the file stays the same size
+however many tasks run). Every task's rows and totals are written in one transaction, so
+an interrupted run (even SIGKILL) leaves only whole tasks behind, and a rerun skips the
+items already in the file. A rerun with different options is refused: mixing results of
+two set-ups would be silently wrong.
 
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "r.sqlite")
@@ -30,6 +32,8 @@ import json
 import sqlite3
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
+
+import numpy as np
 
 SCHEMA_VERSION = 1
 
@@ -117,11 +121,40 @@ class ResultsStore:
             raise
         self._db.execute("COMMIT")
 
-    def add(self, rows: Iterable[Sequence]) -> None:
-        """Write rows ``(key, *columns)`` in one transaction (all or nothing)."""
+    def add(self, rows: Iterable[Sequence], totals: dict[str, np.ndarray] | None = None) -> None:
+        """Write rows ``(key, *columns)`` and add ``totals`` (name -> int64 array) to the running
+        totals, in one transaction (all or nothing). Integer totals are exact, so they do not
+        depend on the order in which tasks finish."""
         marks = ", ".join("?" * (1 + len(self.columns)))
         with self._transaction():
             self._db.executemany(f"INSERT INTO results VALUES ({marks})", rows)
+            if totals:
+                self._db.execute("CREATE TABLE IF NOT EXISTS totals (name TEXT PRIMARY KEY, value BLOB NOT NULL)")
+                for name, value in totals.items():
+                    value = np.asarray(value, dtype=np.int64)
+                    row = self._db.execute("SELECT value FROM totals WHERE name = ?", (name,)).fetchone()
+                    if row is not None:
+                        value = value + np.frombuffer(row[0], dtype=np.int64).reshape(value.shape)
+                    self._db.execute("INSERT OR REPLACE INTO totals VALUES (?, ?)", (name, value.tobytes()))
+
+    def totals(self) -> dict[str, np.ndarray]:
+        """The running totals (flat int64 arrays) by name; empty before any were added."""
+        try:
+            return {name: np.frombuffer(value, dtype=np.int64).copy()
+                    for name, value in self._db.execute("SELECT name, value FROM totals")}
+        except sqlite3.OperationalError:  # no totals table yet
+            return {}
+
+    def write_meta(self, key: str, value: str) -> None:
+        """Record a fact about the run (wall time, say) in the ``meta`` table (not an option)."""
+        if key in ("kind", "schema", "options"):
+            raise ValueError(f"meta key {key!r} is reserved")
+        with self._transaction():
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def meta(self) -> dict[str, str]:
+        """The ``meta`` table: kind, schema, options (JSON) and the facts written with :meth:`write_meta`."""
+        return dict(self._db.execute("SELECT key, value FROM meta"))
 
     def done_keys(self) -> set[int]:
         """Keys of the items already in the file."""

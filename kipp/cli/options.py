@@ -234,7 +234,7 @@ def referee_option(default: str | Callable[[], str], default_help: str | None = 
     shown = default_help if default_help is not None else str(default)
     return click.option(
         "--referee", "referee_name", default=default, metavar="|".join(names),
-        callback=lambda ctx, param, value: check_referee(value),
+        callback=lambda ctx, param, value: None if value is None else check_referee(value),
         help=f"Who decides crashes: {', '.join(names)} (physics is the ground truth; fast and hybrid "
              f"are faster approximations, see `kipp bench`) [default: {shown}].",
     )

@@ -131,21 +131,55 @@ analysis_referee_option = referee_option(default_referee, "hybrid if available, 
 progress_option = click.option("--no-progress", is_flag=True, help="No progress bar (it goes to stderr).")
 
 
-def sweep_options(command):
+def sweep_options(command, referee=analysis_referee_option):
     """--seed, --params, --referee, --workers and --scheduler, in that order: what every
     sweep command (``kipp tune``, ``kipp compare``) takes."""
-    for option in reversed((seed_option, params_option, analysis_referee_option, workers_option, scheduler_option)):
+    for option in reversed((seed_option, params_option, referee, workers_option, scheduler_option)):
         command = option(command)
     return command
+
+
+QUALITY = "physics quality"
+"""``kipp tune``'s default: the physics-quality estimate (:mod:`kipp.analysis.physics_quality`)."""
+tune_referee_option = referee_option(
+    lambda: None, "the physics-quality estimate: fast rounds for every order, corrected by rounds every "
+                  "order also plays with physics; a name plays every round with that one referee")
+
+
+def _tune_options(command):
+    return sweep_options(command, referee=tune_referee_option)
+
+
+def check_find(text: str | None, n_orders: int):
+    """``--find`` parsed for ``n_orders`` orders (one-line error otherwise)."""
+    if text is None:
+        return None
+    from kipp.analysis.racing import FindError, parse_find
+
+    try:
+        return parse_find(text, n_orders)
+    except FindError as error:
+        raise UserError(f"--find: {error}") from None
 
 
 @click.command()
 @click.option("--orders", "orders_spec", default="sample:100", show_default=True, metavar="all|sample:N|FILE",
               help="Which orders: all distinct ones (34,650 with 12 barrels, 1,680 with 9), N drawn at "
                    "random (seeded), or a file with one order per line like LLMSMSLMSLMS (# comments).")
-@click.option("--rounds", default="200", show_default=True, metavar="R",
-              callback=whole_number("--rounds", 1, MAX_ROUNDS),
-              help=f"Rounds played per order (at most {MAX_ROUNDS:,}).")
+@click.option("--rounds", default=None, metavar="R", callback=whole_number("--rounds", 1, MAX_ROUNDS),
+              help=f"Rounds played per order (at most {MAX_ROUNDS:,}) [default: 300 fast rounds for the "
+                   "physics-quality estimate, 200 with --referee; with --find, the most any order plays: 4,096].")
+@click.option("--physics-rounds", default="12", show_default=True, metavar="P",
+              callback=whole_number("--physics-rounds", 2, MAX_ROUNDS),
+              help="Physics-quality estimate: rounds every order also plays with both referees (the correction).")
+@click.option("--anchors", default="2000", show_default=True, metavar="A",
+              callback=whole_number("--anchors", 2, MAX_ROUNDS),
+              help="Physics-quality estimate: rounds of randomly drawn orders played by both referees, which "
+                   "fix the level (10 x A more are played by the fast referee alone).")
+@click.option("--find", "find", default=None, metavar="hardest:N,easiest:M",
+              help="Race instead of sweeping: find the N hardest and M easiest orders (fewest / most barrels "
+                   "stacked) at 95% confidence, giving rounds only to orders still in doubt; --referee plays "
+                   "the race [default there: physics].")
 @barrels_option
 @click.option("--half-turn", is_flag=True, help="Sailors turn half a revolution (younger sailors).")
 @player_model_option("--player", "Who plays the rounds:")
@@ -155,27 +189,36 @@ def sweep_options(command):
 @click.option("--wild", default=None, metavar="|".join(WILD_POLICIES),
               help="Override the player model's choice on a wild roll: the sailor that levels the deck best, "
                    "a random one, or (balance aim only) the one chosen with the aim [default: the model's].")
-@sweep_options
+@_tune_options
 @click.option("--out", default=None, metavar="FILE.sqlite",
               help="Results file, written as orders finish; rerun with the same file to resume.")
 @click.option("--plot", default=None, metavar="FILE.png", help="Plot the distribution of difficulty and "
               "difficulty against the mean position of the large barrels.")
+@click.option("--csv", "csv_out", default=None, metavar="FILE.csv[.gz]",
+              help="Also write every order's difficulty with its intervals as a CSV table (gzip for .gz).")
 @click.option("--top", default="10", show_default=True, metavar="N", callback=whole_number("--top", 1),
               help="Rows of the hardest and of the easiest orders to print.")
 @progress_option
-def tune(orders_spec: str, rounds: int, barrels: int, half_turn: bool, player: str, sigma_mm: str | None,
-         wild: str | None, seed: int,
-         params: Params | None, referee_name: str, workers: int | None, scheduler: str | None,
-         out: str | None, plot: str | None, top: int, no_progress: bool) -> None:
+def tune(orders_spec: str, rounds: int | None, physics_rounds: int, anchors: int, find: str | None, barrels: int,
+         half_turn: bool, player: str, sigma_mm: str | None, wild: str | None, seed: int,
+         params: Params | None, referee_name: str | None, workers: int | None, scheduler: str | None,
+         out: str | None, plot: str | None, csv_out: str | None, top: int, no_progress: bool) -> None:
     """Rank barrel orders by how hard they make a round.
 
-    A bot of the player model --player plays --rounds rounds of every order
-    to a crash or completion; an order's difficulty is the share of rounds completed
-    (95% Wilson interval) and the mean number of barrels stacked (95% t interval).
-    Common random numbers: the k-th round of every order uses the same die rolls and
-    the same placement errors, so orders are compared on equal luck and their
-    differences are not drowned in noise. Results do not depend on --workers or
-    --scheduler.
+    A bot of the player model --player plays rounds of every order to a crash or
+    completion; an order's difficulty is the share of rounds completed and the mean
+    number of barrels stacked, each with a 95% interval. Common random numbers: the
+    k-th round of every order uses the same die rolls and the same placement errors,
+    so orders are compared on equal luck; rounds are played once for every prefix
+    the orders share.
+
+    By default the difficulty is estimated at physics quality for little physics:
+    every order plays --rounds fast rounds and --physics-rounds rounds with both the
+    fast referee and physics, whose differences (pooled over orders with similar
+    features, and per order) correct the fast rounds; --anchors rounds fix the level.
+    The intervals include the correction's uncertainty. --referee NAME plays every
+    round with that referee instead. --find races for the hardest and easiest orders.
+    Results do not depend on --workers or --scheduler.
     """
     from kipp.analysis.difficulty import RoundModel
     from kipp.analysis.orders import OrderError, resolve_orders
@@ -196,6 +239,7 @@ def tune(orders_spec: str, rounds: int, barrels: int, half_turn: bool, player: s
     scheduler = check_scheduler(scheduler)
     out = check_results_out(out)
     plot = check_plot(plot)
+    csv_out = check_output("--csv", csv_out)
     try:
         orders = resolve_orders(orders_spec, barrels, seed)
     except OrderError as error:
@@ -205,9 +249,21 @@ def tune(orders_spec: str, rounds: int, barrels: int, half_turn: bool, player: s
                         f"offset {error.start}); expected one order per line") from None
     except OSError as error:
         raise UserError(f"--orders: cannot read {orders_spec} ({error.strerror or error})") from None
-    run = TuneRun(model, seed, rounds, referee_name,
-                  params_fingerprint(params), orders_spec)
+    question = check_find(find, len(orders))
     workers = workers or default_workers()
+    if question is not None:
+        _race(orders, model, bot, question, referee_name or "physics", params, seed, workers, scheduler, no_progress,
+              max_rounds=rounds or 4096)
+        return
+    if referee_name is None:
+        if rounds == 1:
+            raise UserError("--rounds: the physics-quality estimate needs at least 2 rounds per order "
+                            "(or name one --referee)")
+        _quality(orders, orders_spec, model, bot, rounds or 300, physics_rounds, anchors, params, seed, workers,
+                 scheduler, out, plot, csv_out, top, no_progress)
+        return
+    rounds = rounds or 200
+    run = TuneRun(model, seed, rounds, referee_name, params_fingerprint(params), orders_spec)
     with temporary_out() as scratch:
         path = out if out is not None else str(Path(scratch) / "results.sqlite")
         with sweep_errors(out):
@@ -220,7 +276,91 @@ def tune(orders_spec: str, rounds: int, barrels: int, half_turn: bool, player: s
     click.echo(format_table(summaries, top))
     if out is not None:
         click.echo(f"Counts of every order: {out}")
+    if csv_out is not None:
+        save_csv(summaries, csv_out, f"kipp tune, referee {referee_name}, {rounds} rounds per order, player "
+                                     f"{player}, seed {seed}")
     if plot is not None:
         from kipp.analysis.plots import tune_figure
 
         save_plot(tune_figure(summaries), plot)
+
+
+def save_csv(rows, path: str, about: str) -> None:
+    """Write ``--csv`` and say so; an unwritable file is a one-line error."""
+    from kipp.analysis.export import write_csv
+
+    try:
+        write_csv(rows, path, about)
+    except OSError as error:
+        raise UserError(f"--csv: cannot write {path}: {error.strerror or error}") from None
+    click.echo(f"Table: {path}")
+
+
+def _describe(model, bot, n_orders: int) -> str:
+    return (f"{n_orders} orders, {model.barrels} barrels{', half turns' if model.half_turn else ''}; "
+            f"player: {model.player} (aim {bot.aim}, sigma {bot.sigma_mm:g} mm, wild {bot.wild})")
+
+
+def _quality(orders, orders_spec, model, bot, rounds, physics_rounds, anchors, params, seed, workers, scheduler,
+             out, plot, csv_out, top, no_progress) -> None:
+    from kipp.analysis.physics_quality import (
+        Plan,
+        QualityRun,
+        format_quality,
+        read_quality,
+        run_quality_sweep,
+        summaries,
+    )
+    from kipp.analysis.tune import temporary_out
+    from kipp.rules.replay import params_fingerprint
+
+    plan = Plan(fast_rounds=rounds, paired_rounds=physics_rounds, physics_anchors=anchors, fast_anchors=10 * anchors)
+    run = QualityRun(model, seed, plan, params_fingerprint(params), orders_spec)
+    with temporary_out() as scratch:
+        path = out if out is not None else str(Path(scratch) / "results.sqlite")
+        with sweep_errors(out):
+            run_quality_sweep(run, orders, params, path, fast=_referee_spec("fast"),
+                              physics=_referee_spec("physics"), workers=workers, scheduler=scheduler,
+                              progress=not no_progress)
+            result = read_quality(path, orders)
+    click.echo(f"{_describe(model, bot, len(orders))}; seed {seed}")
+    click.echo(format_quality(result, top))
+    if out is not None:
+        click.echo(f"Totals of every order: {out}")
+    if csv_out is not None:
+        save_csv(summaries(result), csv_out, f"kipp tune, physics-quality estimate {plan}, player {model.player}, "
+                                             f"{model.barrels} barrels, seed {seed}, wall {result.wall_s:.0f} s, "
+                                             f"physics share {result.physics_share:.3f}")
+    if plot is not None:
+        from kipp.analysis.plots import tune_figure
+
+        save_plot(tune_figure(summaries(result)), plot)
+
+
+def _race(orders, model, bot, question, referee_name, params, seed, workers, scheduler, no_progress, *,
+          max_rounds: int) -> None:
+    import sys
+
+    from kipp.analysis.orders import order_text
+    from kipp.analysis.racing import race, shared_player
+    from kipp.analysis.sweep import open_executor
+
+    def report(rounds: int, left: int) -> None:
+        if not no_progress:
+            print(f"race: {rounds} rounds played, {left} of {len(orders)} orders still in doubt", file=sys.stderr)
+
+    with sweep_errors(None), open_executor(workers, scheduler) as executor:
+        play = shared_player(orders, model, _referee_spec(referee_name), params, seed, executor)
+        result = race(len(orders), play, question, max_rounds=max_rounds, on_batch=report)
+    click.echo(f"{_describe(model, bot, len(orders))}; referee {referee_name}; seed {seed}")
+    verdict = "sure at 95% confidence" if result.sure else "NOT sure: the round limit came first"
+    click.echo(f"Race {verdict}: {result.rounds_played:,} order-rounds played; a uniform sweep to the same "
+               f"confidence needs {result.uniform_rounds:,} ({result.uniform_rounds / result.rounds_played:.1f}x).")
+    for title, chosen in (("Hardest (fewest barrels stacked), hardest first", result.hardest),
+                          ("Easiest, easiest last", result.easiest)):
+        if chosen:
+            click.echo(f"\n{title}:")
+            for i in chosen:
+                mean, low, high = result.means[i]
+                click.echo(f"  {order_text(orders[i])}  {mean:5.2f} [{low:.2f}, {high:.2f}] barrels stacked over "
+                           f"{result.rounds_per_order[i]} rounds")

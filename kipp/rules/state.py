@@ -219,6 +219,10 @@ class GameState:
         """The transcript events so far (see :mod:`kipp.rules.transcript`)."""
         return list(self._events)
 
+    def last_round_end(self) -> dict | None:
+        """The ``round_end`` event of the latest finished round (None before one ends)."""
+        return next((e for e in reversed(self._events) if e["event"] == "round_end"), None)
+
     # --- what players look at ---------------------------------------------------------
 
     def turns_by_sailor(self) -> dict[str, float]:

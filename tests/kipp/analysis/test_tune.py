@@ -20,6 +20,7 @@ import kipp.analysis.difficulty
 import kipp.analysis.tune
 import kipp.cli.tune
 from kipp.analysis.difficulty import RoundModel, play_round, tune_chunk
+from kipp.analysis.export import read_csv
 from kipp.analysis.orders import all_orders, parse_order, sample_orders
 from kipp.analysis.results_store import ResultsFileError
 from kipp.analysis.tune import TuneRun, read_summaries, run_sweep
@@ -204,8 +205,8 @@ def assert_user_error(result, text):
 
 def test_cli_table_results_file_and_plot(fast_referee, tmp_path):
     out, plot = tmp_path / "r.sqlite", tmp_path / "p.png"
-    args = ["--orders", "sample:25", "--rounds", "8", "--barrels", "9", "--workers", "1", "--no-progress",
-            "--top", "3", "--out", str(out), "--plot", str(plot)]
+    args = ["--orders", "sample:25", "--rounds", "8", "--barrels", "9", "--referee", "physics", "--workers", "1",
+            "--no-progress", "--top", "3", "--out", str(out), "--plot", str(plot)]
     result = run(*args)
     assert result.exit_code == 0, result.output
     assert "Hardest 3 of 25 orders" in result.output and "Easiest 3" in result.output
@@ -217,7 +218,7 @@ def test_cli_table_results_file_and_plot(fast_referee, tmp_path):
 
 def test_help_explains_common_random_numbers():
     result = run("--help")
-    assert result.exit_code == 0 and "Common random numbers" in result.output
+    assert result.exit_code == 0 and "Common random numbers" in " ".join(result.output.split())
 
 
 @pytest.mark.parametrize("args, text", [
@@ -231,6 +232,9 @@ def test_help_explains_common_random_numbers():
     (["--orders", "sample:x"], "--orders: 'sample:x'"),
     (["--orders", "no-such-file.txt"], "--orders: cannot read no-such-file.txt"),
     (["--plot", "out.pdf"], "--plot: expected a .png file name"),
+    (["--find", "worst:3"], "--find: 'worst:3': expected hardest:N or easiest:N"),
+    (["--rounds", "1"], "--rounds: the physics-quality estimate needs at least 2 rounds"),
+    (["--physics-rounds", "1"], "--physics-rounds: expected a whole number >= 2"),
 ])
 def test_cli_bad_input_is_one_error_line(fast_referee, args, text):
     assert_user_error(run(*args), text)
@@ -252,7 +256,31 @@ def test_cli_refuses_a_foreign_results_file(fast_referee, tmp_path):
 
 def test_all_orders_runs_with_nine_barrels(fast_referee, tmp_path):
     out = tmp_path / "all9.sqlite"
-    result = run("--orders", "all", "--barrels", "9", "--rounds", "1", "--workers", "1", "--no-progress",
-                 "--out", str(out))
+    result = run("--orders", "all", "--barrels", "9", "--rounds", "1", "--referee", "fast", "--workers", "1",
+                 "--no-progress", "--out", str(out))
     assert result.exit_code == 0, result.output
     assert len(_rows(out)) == len(all_orders(9)) == 1680
+
+
+def test_cli_default_is_the_physics_quality_estimate(fast_referee, tmp_path):
+    out, table = tmp_path / "q.sqlite", tmp_path / "q.csv.gz"
+    args = ["--orders", "sample:30", "--barrels", "9", "--rounds", "6", "--physics-rounds", "3", "--anchors", "20",
+            "--workers", "1", "--no-progress", "--top", "2", "--out", str(out), "--csv", str(table)]
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    assert "Estimator: physics quality" in result.output and "Physics share of the CPU time" in result.output
+    assert "Hardest 2 of 30 orders" in result.output
+    rows = read_csv(table)
+    assert len(rows) == 30 and all(r["p_low"] <= r["p_complete"] <= r["p_high"] for r in rows)
+    assert all(r["stacked_low"] <= r["mean_stacked"] <= r["stacked_high"] for r in rows)
+    again = run(*args)  # resumed: nothing left to run, the same estimates
+    assert again.exit_code == 0 and again.output.splitlines()[3:] == result.output.splitlines()[3:]
+
+
+def test_cli_find_races_for_the_hardest_and_easiest(fast_referee):
+    result = run("--orders", "sample:40", "--barrels", "9", "--find", "hardest:2,easiest:1", "--rounds", "32",
+                 "--workers", "1", "--no-progress")
+    assert result.exit_code == 0, result.output
+    assert "order-rounds played; a uniform sweep to the same confidence needs" in result.output
+    assert "Race sure at 95% confidence" in result.output or "NOT sure: the round limit came first" in result.output
+    assert "Hardest (fewest barrels stacked)" in result.output and "Easiest, easiest last" in result.output

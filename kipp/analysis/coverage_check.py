@@ -1,0 +1,111 @@
+"""Do the physics-quality intervals cover physics? Held-out orders, each played with pure physics.
+
+``python -m kipp.analysis.coverage_check --results FILE.sqlite --orders all --player casual
+--holdout 60 --rounds 400`` draws ``--holdout`` orders of the sweep at random, plays each
+``--rounds`` rounds with the physics referee alone, on rounds of their own (streams
+``("holdout", k, ...)``, independent of every round the estimate used), and compares. The
+reference is itself a sample mean, so two coverages are reported, each with its Wilson
+interval over the orders:
+
+- *strict*: the estimate's 95% interval contains the reference's point value (this
+  undercounts: the reference's own noise moves it out of a correct interval);
+- *paired*: the estimate and the reference differ by less than 1.96 standard errors of
+  their difference (both are unbiased for the same value, and independent).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+
+from kipp.analysis.difficulty import RoundModel, cached_referee
+from kipp.analysis.orders import resolve_orders
+from kipp.analysis.physics_quality import _codes, _tree, read_quality
+from kipp.analysis.shared_rounds import play_round_shared
+from kipp.analysis.stats import Z95, wilson_interval
+from kipp.analysis.sweep import run_with_progress
+from sim.params import load_params
+from sim.seeds import stream
+
+BLOCK = 20
+"""Reference rounds per task."""
+
+
+def _block(model: RoundModel, referee: str, params, seed: int, codes: bytes, length: int, first: int, count: int):
+    tree = _tree(codes, length)
+    ref, bot, config = cached_referee(referee, params), model.bot(params), model.config()
+    out = [play_round_shared(tree, ref, bot, config, params.ship, seed, k, "holdout")
+           for k in range(first, first + count)]
+    return first, np.array([r.stacked for r in out]), np.array([r.completed for r in out])
+
+
+def check(results: str, orders: list, model: RoundModel, seed: int, holdout: int, rounds: int,
+          referee: str = "physics", workers: int = 1, progress: bool = True) -> dict:
+    """The coverage report (see the module docstring) as a JSON-ready dict (default parameters)."""
+    estimate = read_quality(results, orders)
+    picked = np.sort(stream(seed, "holdout", "order sample").choice(len(orders), holdout, replace=False))
+    held = [orders[int(i)] for i in picked]
+    codes, length = _codes(held), len(held[0])
+    stacked = np.zeros((rounds, holdout))
+    completed = np.zeros((rounds, holdout))
+
+    def record(result) -> int:
+        first, s, c = result
+        stacked[first:first + len(s)], completed[first:first + len(c)] = s, c
+        return len(s)
+
+    params = load_params()
+    tasks = ((model, referee, params, seed, codes, length, first, min(BLOCK, rounds - first))
+             for first in range(0, rounds, BLOCK))
+    run_with_progress(_block, tasks, record, workers=workers, progress=progress, total=rounds, unit="round",
+                      desc="held-out physics rounds")
+    report = {"results": str(results), "orders": holdout, "rounds": rounds, "referee": referee,
+              "held_out": [estimate.lines[i] for i in picked]}
+    for name, values, est, bounds in (("stacked", stacked, estimate.stacked, estimate.stacked_interval()),
+                                      ("completed", completed, estimate.completed, estimate.p_interval())):
+        ref = values.mean(axis=0)
+        ref_se = values.std(axis=0, ddof=1) / np.sqrt(rounds)
+        low, high = (b[picked] for b in bounds)
+        mean, se = est.mean[picked], est.se[picked]
+        strict = int(np.sum((low <= ref) & (ref <= high)))
+        paired = int(np.sum(np.abs(mean - ref) <= Z95 * np.sqrt(se**2 + ref_se**2)))
+        report[name] = {
+            "strict": strict, "strict_interval": wilson_interval(strict, holdout),
+            "paired": paired, "paired_interval": wilson_interval(paired, holdout),
+            "mean_error": float(np.mean(mean - ref)), "estimate_se": float(np.mean(se)),
+            "reference_se": float(np.mean(ref_se)),
+            "z": ((mean - ref) / np.sqrt(se**2 + ref_se**2)).round(3).tolist()}
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results", required=True, help="a finished physics-quality sweep (kipp tune --out)")
+    parser.add_argument("--orders", default="all", help="the sweep's --orders")
+    parser.add_argument("--barrels", type=int, default=12)
+    parser.add_argument("--player", default="casual")
+    parser.add_argument("--seed", type=int, default=1, help="the sweep's --seed")
+    parser.add_argument("--holdout", type=int, default=60)
+    parser.add_argument("--rounds", type=int, default=400)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--json", default=None, help="write the report here")
+    args = parser.parse_args(argv)
+    orders = resolve_orders(args.orders, args.barrels, args.seed)
+    report = check(args.results, orders, RoundModel(barrels=args.barrels, player=args.player), args.seed,
+                   args.holdout, args.rounds, workers=args.workers)
+    for name in ("stacked", "completed"):
+        r = report[name]
+        print(f"{name}: strict {r['strict']}/{args.holdout} {np.round(r['strict_interval'], 3).tolist()}, "
+              f"paired {r['paired']}/{args.holdout} {np.round(r['paired_interval'], 3).tolist()}; mean error "
+              f"{r['mean_error']:+.4f}, estimate se {r['estimate_se']:.4f}, reference se {r['reference_se']:.4f}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(report, handle, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

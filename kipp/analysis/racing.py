@@ -1,0 +1,178 @@
+"""Racing: find the hardest and the easiest orders, spending rounds only where they decide it.
+
+``kipp tune --find hardest:20,easiest:20`` asks for the 20 orders with the fewest barrels
+stacked per round and the 20 with the most. Every order still in the race plays the same
+new rounds (common random numbers, one tree of shared prefixes:
+:mod:`kipp.analysis.shared_rounds`); after each batch the race compares the orders on the
+rounds they all played. An order's value relative to the field is
+``rel_o = mean_k (y_ok - m_k)`` (``m_k`` the mean of round ``k`` over the orders in the
+race), so the round's luck cancels and the comparison is as sharp as the orders'
+differences allow. Its interval is ``rel_o +- z * se_o`` with ``z`` the normal quantile
+of ``1 - (1 - confidence) / (2 * orders * looks)``: Bonferroni over every order and every
+look at the data (batches double: 4, 8, 16, ... rounds, at most ``looks`` of them), so the
+whole answer holds at the stated confidence.
+
+After a batch, an order leaves the race for "hardest" when ``h`` other orders are surely
+harder (their upper bounds lie below its lower bound); likewise for "easiest". A list is
+*sure* when each of its orders is, at the stated confidence, no more than ``tolerance``
+barrels easier than any order left out of it (its upper bound at most ``tolerance`` above
+every other remaining order's lower bound): orders closer than that are not worth telling
+apart (the default, 0.1 barrels, is a tenth of what one barrel more or less means), and
+without it two near-equal orders at the boundary would keep a race going for ever. The
+race ends when both lists are sure, or at ``max_rounds`` (the undecided are then reported
+as such). Its cost is compared with a uniform sweep that gives every order the rounds the
+race needed to decide (:attr:`RaceResult.uniform_rounds`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from statistics import NormalDist
+from typing import Callable
+
+import numpy as np
+
+from kipp.analysis.stats import mean_interval
+
+
+class FindError(ValueError):
+    """A ``--find`` text that is not ``hardest:N``, ``easiest:N`` or both."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """How many hardest and easiest orders to find."""
+
+    hardest: int = 0
+    easiest: int = 0
+
+
+def parse_find(text: str, n_orders: int) -> Question:
+    """``hardest:20,easiest:20`` (either part may be left out) for ``n_orders`` orders."""
+    counts = {"hardest": 0, "easiest": 0}
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        name, _, count = part.partition(":")
+        if name not in counts or not count.isdigit() or int(count) < 1:
+            raise FindError(f"{part!r}: expected hardest:N or easiest:N with N a whole number >= 1")
+        counts[name] = int(count)
+    if not any(counts.values()):
+        raise FindError(f"{text!r}: expected hardest:N, easiest:N or both, like hardest:20,easiest:20")
+    if max(counts.values()) >= n_orders:
+        raise FindError(f"{text!r}: asks for {max(counts.values())} of only {n_orders} orders")
+    return Question(**counts)
+
+
+@dataclass
+class RaceResult:
+    hardest: list[int]
+    """Indices of the orders found hardest, hardest first (sure ones, then undecided ones
+    if the race hit ``max_rounds``)."""
+    easiest: list[int]
+    """Easiest last."""
+    sure: bool
+    """Did both lists reach the stated confidence?"""
+    rounds_per_order: dict[int, int]
+    """Rounds each order played before it left the race (or at the end)."""
+    means: dict[int, tuple[float, float, float]]
+    """Mean outcome per round with its 95% t interval, for the orders of both lists."""
+    rounds_played: int
+    """Order-rounds the race played."""
+    uniform_rounds: int
+    """Order-rounds a uniform sweep needs to decide with the same confidence: every order
+    playing the rounds the race's finalists played."""
+    batches: list[tuple[int, int]] = field(default_factory=list)
+    """(rounds so far, orders in the race) after each batch."""
+
+
+def race(n_orders: int, play: Callable[[np.ndarray, range], np.ndarray], question: Question, *,
+         confidence: float = 0.95, tolerance: float = 0.1, first_rounds: int = 4, max_rounds: int = 4096,
+         on_batch: Callable[[int, int], None] | None = None) -> RaceResult:
+    """Race ``n_orders`` orders; ``play(indices, rounds)`` returns the outcomes (rounds x orders)
+    of the orders ``indices`` in the rounds ``rounds`` (the same rounds for all of them)."""
+    looks = max(1, math.ceil(math.log2(max(2, max_rounds / first_rounds))) + 1)
+    z = NormalDist().inv_cdf(1 - (1 - confidence) / (2 * n_orders * looks))
+    alive = np.arange(n_orders)
+    history = np.zeros((0, n_orders), dtype=np.int16)  # rounds x orders in the race
+    left: dict[int, int] = {}
+    played = rounds = 0
+    batches: list[tuple[int, int]] = []
+    while True:
+        batch = range(rounds, min(max_rounds, 2 * rounds if rounds else first_rounds))
+        outcomes = np.asarray(play(alive, batch), dtype=np.int16)
+        played += outcomes.size
+        history = np.concatenate([history, outcomes])
+        rounds = batch.stop
+        rel = history - history.mean(axis=1, keepdims=True)
+        mean, se = rel.mean(axis=0), rel.std(axis=0, ddof=1) / math.sqrt(rounds)
+        low, high = mean - z * se, mean + z * se
+        keep_hard, hard, hard_sure = _side(low, high, question.hardest, tolerance)
+        keep_easy, easy, easy_sure = _side(-high, -low, question.easiest, tolerance)
+        keep = keep_hard | keep_easy
+        sure = hard_sure and easy_sure
+        if sure or rounds >= max_rounds:
+            break
+        for i in alive[~keep]:
+            left[int(i)] = rounds
+        alive, history = alive[keep], history[:, keep]
+        batches.append((rounds, len(alive)))
+        if on_batch is not None:
+            on_batch(rounds, len(alive))
+    for i in alive:
+        left[int(i)] = rounds
+    batches.append((rounds, len(alive)))
+    hardest = [int(alive[j]) for j in hard]
+    easiest = [int(alive[j]) for j in easy][::-1]
+    means = {int(alive[j]): mean_interval(history[:, j].tolist()) for j in (*hard, *easy)}
+    return RaceResult(hardest, easiest, sure, left, means, played, rounds * n_orders, batches)
+
+
+def _side(low: np.ndarray, high: np.ndarray, wanted: int, tolerance: float) -> tuple[np.ndarray, np.ndarray, bool]:
+    """For "the ``wanted`` lowest": which orders stay in the race, the current best ``wanted``
+    (lowest first), and whether that list is sure (see the module docstring)."""
+    n = len(low)
+    if wanted == 0:
+        return np.zeros(n, dtype=bool), np.zeros(0, dtype=int), True
+    # an order is out when `wanted` others are surely lower: their upper bounds below its lower one
+    bar = np.partition(high, wanted - 1)[wanted - 1]
+    keep = ~(low > bar)
+    best = np.argsort((low + high) / 2, kind="stable")[:wanted]
+    others = np.ones(n, dtype=bool)
+    others[best] = False
+    others &= keep
+    sure = not others.any() or bool(high[best].max() <= low[others].min() + tolerance)
+    return keep, best, sure
+
+
+def _race_round(model, referee, params, seed: int, codes: bytes, length: int, k: int) -> np.ndarray:
+    """A task: round ``k`` of the orders ``codes`` (see :func:`shared_player`), barrels stacked per order."""
+    from kipp.analysis.difficulty import cached_referee
+    from kipp.analysis.physics_quality import _tree
+    from kipp.analysis.shared_rounds import play_round_shared
+
+    shared = play_round_shared(_tree(codes, length), cached_referee(referee, params), model.bot(params),
+                               model.config(), params.ship, seed, k)
+    return shared.stacked
+
+
+def shared_player(orders, model, referee, params, seed: int, executor) -> Callable[[np.ndarray, range], np.ndarray]:
+    """``play`` for :func:`race`: each round of the orders in the race is one task on ``executor``,
+    played once per shared prefix; the outcome is barrels stacked."""
+    from kipp.analysis.physics_quality import _codes
+    from kipp.analysis.sweep import run_tasks
+
+    length = len(orders[0])
+
+    def play(indices: np.ndarray, rounds: range) -> np.ndarray:
+        codes = _codes([orders[int(i)] for i in indices])
+        results: dict[int, np.ndarray] = {}
+        tasks = ((model, referee, params, seed, codes, length, k) for k in rounds)
+        run_tasks(executor, _race_round_keyed, ((task[-1], *task) for task in tasks), max_in_flight=4,
+                  on_result=lambda r: results.__setitem__(r[0], r[1]))
+        return np.array([results[k] for k in rounds])
+
+    return play
+
+
+def _race_round_keyed(k: int, *task) -> tuple[int, np.ndarray]:
+    return k, _race_round(*task)

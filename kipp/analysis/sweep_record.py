@@ -1,0 +1,53 @@
+"""The record of the committed difficulty sweeps: how each was run and what it cost.
+
+``python -m kipp.analysis.sweep_record --out notebooks/results/sweeps.json RESULTS.sqlite:TABLE.csv.gz ...
+[--coverage coverage.json]`` reads each physics-quality results file's options and its
+``summary`` (wall time, CPU time, physics share: :mod:`kipp.analysis.physics_quality`) and
+writes them, keyed by the table's name, with the coverage check's report
+(:mod:`kipp.analysis.coverage_check`) if one is given. The notebook
+``barrel_order_difficulty.ipynb`` reads it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from kipp.analysis.physics_quality import KIND
+from kipp.analysis.results_store import ResultsStore
+
+
+def record(results: str) -> dict:
+    """One sweep's options and summary, from its results file."""
+    with ResultsStore.read(results, KIND) as store:
+        meta = store.meta()
+    options, summary = json.loads(meta["options"]), json.loads(meta["summary"])
+    return {"player": options["player"], "barrels": options["barrels"], "half_turn": options["half_turn"],
+            "seed": options["seed"], "params": options["params"], **summary}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sweeps", nargs="+", metavar="RESULTS.sqlite:TABLE.csv.gz")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--coverage", default=None, help="the JSON report of python -m kipp.analysis.coverage_check")
+    args = parser.parse_args(argv)
+    out: dict = {"sweeps": {}}
+    names = {}
+    for item in args.sweeps:
+        results, _, table = item.partition(":")
+        name = Path(table).name.split(".")[0]
+        names[Path(results).resolve()] = name
+        out["sweeps"][name] = {"file": Path(table).name, **record(results)}
+    if args.coverage:
+        coverage = json.loads(Path(args.coverage).read_text())
+        coverage["sweep"] = names.get(Path(coverage.pop("results")).resolve(), "?")
+        out["coverage"] = coverage
+    Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

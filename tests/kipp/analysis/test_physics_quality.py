@@ -1,0 +1,128 @@
+"""``kipp tune``'s physics-quality sweep: the same totals on 1 or 2 workers, resume after
+SIGKILL, and intervals that cover a brute-force truth. Two threshold referees of different
+crash rates stand in for the fast referee and physics (their difference is the correction)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kipp.analysis.difficulty import RoundModel
+from kipp.analysis.orders import sample_orders
+from kipp.analysis.physics_quality import Plan, QualityRun, read_quality, run_quality_sweep, tasks_of
+from kipp.analysis.results_store import ResultsStore
+from kipp.analysis.shared_rounds import OrderTree, play_round_shared
+from sim.params import load_params
+from tests.kipp.kipp_referees import ThresholdReferee
+
+PARAMS = load_params()
+ROOT = Path(__file__).resolve().parents[3]
+MODEL = RoundModel(barrels=9)
+PLAN = Plan(fast_rounds=40, paired_rounds=6, physics_anchors=300, fast_anchors=1000)
+
+
+def fast(params):
+    return ThresholdReferee(seed=1, crash_rate=0.04, tilt_budget_deg=60.0, ship=params.ship)
+
+
+def physics(params):
+    """Crashes more often than ``fast``: a known, order-dependent correction."""
+    return ThresholdReferee(seed=1, crash_rate=0.07, tilt_budget_deg=45.0, ship=params.ship)
+
+
+def _run(seed=4, plan=PLAN):
+    return QualityRun(MODEL, seed, plan, "default", "test")
+
+
+def _totals(path):
+    with ResultsStore.read(path, "kipp tune, physics quality") as store:
+        return {name: value.tolist() for name, value in store.totals().items()}
+
+
+def test_one_and_two_workers_store_identical_totals(tmp_path):
+    orders = sample_orders(40, 9, seed=1)
+    one, two = tmp_path / "one.sqlite", tmp_path / "two.sqlite"
+    run_quality_sweep(_run(), orders, PARAMS, one, fast=fast, physics=physics, workers=1)
+    run_quality_sweep(_run(), orders, PARAMS, two, fast=fast, physics=physics, workers=2)
+    assert _totals(one) == _totals(two)
+    assert read_quality(one, orders).stacked.mean.tolist() == read_quality(two, orders).stacked.mean.tolist()
+
+
+def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path):
+    orders = sample_orders(40, 9, seed=1)
+    whole = tmp_path / "whole.sqlite"
+    run_quality_sweep(_run(), orders, PARAMS, whole, fast=fast, physics=physics)
+    killed = tmp_path / "killed.sqlite"
+    script = textwrap.dedent(f"""
+        import time
+        from kipp.analysis.orders import sample_orders
+        from kipp.analysis.physics_quality import run_quality_sweep
+        from sim.params import load_params
+        from tests.kipp.analysis.test_physics_quality import _run, fast, physics
+
+        class Slow:
+            def __init__(self, params): self.inner = fast(params)
+            def new_tower(self): return self.inner.new_tower()
+            def decide(self, *args):
+                time.sleep(0.0005)
+                return self.inner.decide(*args)
+
+        run_quality_sweep(_run(), sample_orders(40, 9, seed=1), load_params(), {str(killed)!r},
+                          fast=Slow, physics=physics)
+    """)
+    child = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT)
+    total = len(tasks_of(PLAN))
+    try:
+        deadline = time.monotonic() + 120
+        stored = 0
+        while stored < 5 and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.05)
+            if not killed.exists():  # connecting would create it
+                continue
+            try:
+                with sqlite3.connect(killed) as db:
+                    stored = db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+            except sqlite3.OperationalError:  # the file exists before its tables
+                stored = 0
+        os.kill(child.pid, signal.SIGKILL)
+    finally:
+        child.wait()
+    assert child.returncode == -signal.SIGKILL
+    with sqlite3.connect(killed) as db:
+        done = db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    assert 5 <= done < total
+    assert run_quality_sweep(_run(), orders, PARAMS, killed, fast=fast, physics=physics) == total - done
+    assert _totals(killed) == _totals(whole)
+    result = read_quality(killed, orders)
+    assert result.wall_s > 0 and 0 < result.physics_share < 1
+
+
+@pytest.mark.slow
+def test_intervals_cover_the_brute_force_truth(tmp_path):
+    """The stand-in physics played 1,500 rounds per order is the truth the estimate must cover."""
+    orders = sample_orders(150, 9, seed=5)
+    out = tmp_path / "q.sqlite"
+    run_quality_sweep(_run(8, Plan(60, 12, 600, 2000)), orders, PARAMS, out, fast=fast, physics=physics)
+    result = read_quality(out, orders)
+    tree, referee = OrderTree(orders), physics(PARAMS)
+    bot, config = MODEL.bot(PARAMS), MODEL.config()
+    rounds = [play_round_shared(tree, referee, bot, config, PARAMS.ship, 8, k, "holdout").stacked
+              for k in range(1500)]
+    truth = np.mean(rounds, axis=0)
+    truth_se = np.std(rounds, axis=0, ddof=1) / np.sqrt(len(rounds))
+    est = result.stacked
+    covered = np.abs(est.mean - truth) <= 1.96 * np.sqrt(est.se**2 + truth_se**2)
+    assert covered.mean() >= 0.85
+    # and the correction matters: the fast part alone would miss
+    fast_only = est.mean - est.corr - est.grand_diff
+    assert np.mean(np.abs(fast_only - truth) <= 1.96 * np.sqrt(est.se**2 + truth_se**2)) < 0.5
