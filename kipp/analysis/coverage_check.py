@@ -16,12 +16,12 @@ interval over the orders:
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 import numpy as np
 
 from kipp.analysis.difficulty import RoundModel, cached_referee
+from kipp.analysis.export import write_json
 from kipp.analysis.orders import resolve_orders
 from kipp.analysis.physics_quality import _codes, _tree, read_quality
 from kipp.analysis.shared_rounds import play_round_shared
@@ -102,8 +102,7 @@ def main(argv: list[str] | None = None) -> int:
               f"paired {r['paired']}/{args.holdout} {np.round(r['paired_interval'], 3).tolist()}; mean error "
               f"{r['mean_error']:+.4f}, estimate se {r['estimate_se']:.4f}, reference se {r['reference_se']:.4f}")
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump(report, handle, indent=1)
+        write_json(report, args.json)
     return 0
 
 

@@ -75,6 +75,16 @@ def round_streams(seed: int, k: int, family: str = "round") -> tuple[np.random.G
     return stream(seed, family, k, "die"), stream(seed, family, k, "place"), stream(seed, family, k, "wild")
 
 
+def next_action(state: GameState, bot: Bot, die_rng: np.random.Generator, place_rng: np.random.Generator,
+                wild_rng: np.random.Generator):
+    """The next action of a round in ``state``: the die's, or the bot's (placement errors and
+    wild choices on streams of their own, so that one does not shift the other between orders)."""
+    if state.current_player() == CHANCE:
+        return sample_chance(state, die_rng)
+    first = state.legal_actions()[0]
+    return bot.place(first, place_rng, state) if isinstance(first, PlaceAnywhere) else bot.act(state, wild_rng)
+
+
 def play_round(order: tuple[str, ...], referee: Referee, bot: Bot, config: GameConfig,
                seed: int, k: int, family: str = "round") -> RoundResult:
     """Play round ``k`` of ``family`` (its random streams) of the barrel line ``order`` to its end."""
@@ -82,15 +92,7 @@ def play_round(order: tuple[str, ...], referee: Referee, bot: Bot, config: GameC
     state = GameState(config, referee, bot.params.ship)
     state.apply_action(Shuffle(order))
     while state.chance_kind() != "shuffle" and not state.is_terminal():
-        if state.current_player() == CHANCE:
-            action = sample_chance(state, die_rng)
-        else:
-            first = state.legal_actions()[0]
-            # placement errors and wild choices on streams of their own, so one does not
-            # shift the other between orders
-            action = (bot.place(first, place_rng, state) if isinstance(first, PlaceAnywhere)
-                      else bot.act(state, wild_rng))
-        state.apply_action(action)
+        state.apply_action(next_action(state, bot, die_rng, place_rng, wild_rng))
     end = state.last_round_end()
     return RoundResult(bool(end["completed"]), int(end["stacked"]))
 

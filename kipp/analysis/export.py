@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import gzip
 import io
+import json
 from pathlib import Path
 from typing import Sequence
 
@@ -29,6 +30,11 @@ def write_csv(rows: Sequence, path: str | Path, about: str) -> None:
     if path.suffix == ".gz":
         data = gzip.compress(data, mtime=0)  # mtime 0: the same table gives the same bytes
     path.write_bytes(data)
+
+
+def write_json(report: dict, path: str | Path) -> None:
+    """A report (a command's measurements) as indented JSON."""
+    Path(path).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
 
 
 def read_csv(path: str | Path) -> list[dict]:

@@ -24,6 +24,7 @@ import time
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,6 +35,9 @@ from kipp.analysis.orders import order_index, order_text
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.shared_rounds import OrderTree, play_round_shared
 from kipp.analysis.sweep import run_with_progress
+
+if TYPE_CHECKING:
+    from kipp.analysis.tune import Difficulty
 from sim.params import Params
 from sim.seeds import stream
 
@@ -273,27 +277,14 @@ def read_quality(out: str | Path, orders: list[tuple[str, ...]]) -> QualityResul
                          wall, cpu, physics / cpu if cpu else float("nan"))
 
 
-@dataclass(frozen=True)
-class QualitySummary:
-    """One order's physics-quality difficulty with 95% intervals (the fields the plots read)."""
-
-    line: str
-    p_complete: float
-    p_low: float
-    p_high: float
-    mean_stacked: float
-    stacked_low: float
-    stacked_high: float
-    large_position: float
-    """Mean position (1 = bottom) of the large barrels."""
-
-
-def summaries(result: QualityResult) -> list[QualitySummary]:
+def summaries(result: QualityResult) -> list[Difficulty]:
+    """Every order's :class:`~kipp.analysis.tune.Difficulty` from the estimate."""
     from kipp.analysis.orders import mean_position, parse_order
+    from kipp.analysis.tune import Difficulty
 
     p_low, p_high = result.p_interval()
     s_low, s_high = result.stacked_interval()
-    return [QualitySummary(line, float(p), float(pl), float(ph), float(s), float(sl), float(sh),
+    return [Difficulty(line, float(p), float(pl), float(ph), float(s), float(sl), float(sh),
                            mean_position(parse_order(line)))
             for line, p, pl, ph, s, sl, sh in zip(result.lines, np.clip(result.completed.mean, 0, 1), p_low, p_high,
                                                   result.stacked.mean, s_low, s_high)]

@@ -12,13 +12,13 @@ physics rounds than physics alone).
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 
 import numpy as np
 
 from kipp.analysis.difficulty import RoundModel, cached_referee, play_round
+from kipp.analysis.export import write_json
 from kipp.analysis.orders import all_orders
 from kipp.analysis.stats import Z95
 from kipp.analysis.sweep import open_executor, run_tasks
@@ -43,8 +43,8 @@ def _pairs(model: RoundModel, seed: int, first: int, count: int) -> tuple[int, n
 
 
 def correlation(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
-    """Pearson's r with its Fisher-z 95% interval (nan where a variable is constant)."""
-    if x.std() == 0 or y.std() == 0:
+    """Pearson's r with its Fisher-z 95% interval (nan where a variable is constant or n < 4)."""
+    if len(x) < 4 or x.std() == 0 or y.std() == 0:
         return math.nan, math.nan, math.nan
     r = float(np.corrcoef(x, y)[0, 1])
     z, half = math.atanh(min(r, 0.999999)), Z95 / math.sqrt(len(x) - 3)
@@ -82,8 +82,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{args.pairs} paired rounds; fast mean {r['fast_mean']:.3f}, physics {r['physics_mean']:.3f}; "
               f"variance of physics - fast {r['difference_var']:.3f} against physics alone {r['physics_var']:.3f}")
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump(report, handle, indent=1)
+        write_json(report, args.json)
     return 0
 
 

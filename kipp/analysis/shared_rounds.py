@@ -23,12 +23,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kipp.analysis.difficulty import round_streams
+from kipp.analysis.difficulty import next_action, round_streams
 from kipp.players.bots import Bot
-from kipp.rules.actions import PlaceAnywhere, Shuffle
+from kipp.rules.actions import Shuffle
 from kipp.rules.config import GameConfig
-from kipp.rules.play import sample_chance
-from kipp.rules.state import CHANCE, GameState
+from kipp.rules.state import GameState
 from sim.params import ShipParams
 from sim.tower import Referee
 
@@ -113,13 +112,7 @@ def play_round_shared(tree: OrderTree, referee: Referee, bot: Bot, config: GameC
                         pending.append((child, now, a, b))
                     break
                 split_at += 1
-            if state.current_player() == CHANCE:
-                action = sample_chance(state, die_rng)
-            else:
-                first = state.legal_actions()[0]
-                action = (bot.place(first, place_rng, state) if isinstance(first, PlaceAnywhere)
-                          else bot.act(state, wild_rng))
-            state.apply_action(action)
+            state.apply_action(next_action(state, bot, die_rng, place_rng, wild_rng))
     back = np.empty(n, dtype=np.intp)
     back[tree.sort] = np.arange(n)
     return SharedRound(completed[back], stacked[back], nodes)

@@ -78,12 +78,11 @@ def run_sweep(run: TuneRun, orders: list[tuple[str, ...]], params: Params, out: 
 
 
 @dataclass(frozen=True)
-class OrderSummary:
-    """One order's difficulty: P(complete) and mean barrels stacked, with 95% intervals."""
+class Difficulty:
+    """One order's difficulty: P(complete) and mean barrels stacked, with 95% intervals
+    (what the tables, plots and CSV files show, whichever estimate made it)."""
 
     line: str
-    rounds: int
-    completed: int
     p_complete: float
     p_low: float
     p_high: float
@@ -94,12 +93,20 @@ class OrderSummary:
     """Mean position (1 = bottom) of the large barrels: a simple feature of the order."""
 
 
+@dataclass(frozen=True)
+class OrderSummary(Difficulty):
+    """A :class:`Difficulty` counted from one referee's rounds."""
+
+    rounds: int = 0
+    completed: int = 0
+
+
 def summarise_row(line: str, rounds: int, completed: int, hist: list[int]) -> OrderSummary:
     n, total, total_sq = histogram_moments(hist)
     mean, low, high = mean_interval_from_sums(total, total_sq, n)
     p_low, p_high = wilson_interval(completed, rounds)
-    return OrderSummary(line, rounds, completed, completed / rounds, p_low, p_high, mean, low, high,
-                        mean_position(parse_order(line)))
+    return OrderSummary(line, completed / rounds, p_low, p_high, mean, low, high, mean_position(parse_order(line)),
+                        rounds=rounds, completed=completed)
 
 
 def read_summaries(out: str | Path) -> list[OrderSummary]:
