@@ -278,7 +278,8 @@ def read_quality(out: str | Path, orders: list[tuple[str, ...]]) -> QualityResul
 
 
 def summaries(result: QualityResult) -> list[Difficulty]:
-    """Every order's :class:`~kipp.analysis.tune.Difficulty` from the estimate."""
+    """Every order's :class:`~kipp.analysis.tune.Difficulty` from the estimate, its values clipped to
+    what a round can give (the unbiased estimate of an order near a bound can fall outside it)."""
     from kipp.analysis.orders import mean_position, parse_order
     from kipp.analysis.tune import Difficulty
 
@@ -287,7 +288,7 @@ def summaries(result: QualityResult) -> list[Difficulty]:
     return [Difficulty(line, float(p), float(pl), float(ph), float(s), float(sl), float(sh),
                            mean_position(parse_order(line)))
             for line, p, pl, ph, s, sl, sh in zip(result.lines, np.clip(result.completed.mean, 0, 1), p_low, p_high,
-                                                  result.stacked.mean, s_low, s_high)]
+                                                  np.clip(result.stacked.mean, 0, len(result.lines[0])), s_low, s_high)]
 
 
 def format_quality(result: QualityResult, top: int = 10) -> str:

@@ -4,7 +4,7 @@
 [--coverage coverage.json]`` reads each physics-quality results file's options and its
 ``summary`` (wall time, CPU time, physics share: :mod:`kipp.analysis.physics_quality`) and
 writes them, keyed by the table's name, with the coverage check's report
-(:mod:`kipp.analysis.coverage_check`) if one is given. The notebook
+(:mod:`kipp.analysis.coverage_check`) and the pilot's (:mod:`kipp.analysis.pilot`) if given. The notebook
 ``barrel_order_difficulty.ipynb`` reads it.
 """
 
@@ -33,6 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("sweeps", nargs="+", metavar="RESULTS.sqlite:TABLE.csv.gz")
     parser.add_argument("--out", required=True)
     parser.add_argument("--coverage", default=None, help="the JSON report of python -m kipp.analysis.coverage_check")
+    parser.add_argument("--pilot", default=None, help="the JSON report of python -m kipp.analysis.pilot")
     args = parser.parse_args(argv)
     out: dict = {"sweeps": {}}
     names = {}
@@ -45,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
         coverage = json.loads(Path(args.coverage).read_text())
         coverage["sweep"] = names.get(Path(coverage.pop("results")).resolve(), "?")
         out["coverage"] = coverage
+    if args.pilot:
+        out["pilot"] = json.loads(Path(args.pilot).read_text())
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
     return 0
 

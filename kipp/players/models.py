@@ -17,7 +17,11 @@ The numbers are choices, defended here:
   own crash estimate, like ``expert``. (With ``casual``'s rule, which judges a centred
   tower, it passed far too often: against a never-passing twin, fast referee, 4 games x 2
   seatings, -5.25 [-9.07, -1.43] chips per game; with its own estimate, 30 games,
-  +0.82 [+0.38, +1.26].)
+  +0.82 [+0.38, +1.26]. Under physics neither pays yet: the estimate comes from the
+  static check, which is pessimistic for balanced towers that physics keeps standing;
+  with the physics referee, 60 games x 2 seatings, the skilled pass still costs
+  0.95 [0.45, 1.45] chips a game, and casual's 0.87 [0.48, 1.26] over 100 games:
+  ``python -m kipp.analysis.pass_payoff``.)
 - ``expert`` balances with a 0.5 mm hand, chooses the sailor of a wild roll together with
   the aim, and passes in Old Sea Dogs when its own estimate of the crash probability makes
   the expected two chips of a crash dearer than the certain one of a pass.

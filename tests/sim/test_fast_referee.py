@@ -215,12 +215,15 @@ def test_gradient_matches_geometry():
 
 
 def test_turn_acceleration_is_the_slice_angle_change_over_the_duration_squared():
-    # From level, one red turn tilts the deck atan(4/105) toward the stern in 1 s; half a turn
-    # tilts it atan(2/105) in 0.5 s: twice the acceleration scale for half the angle.
-    referee = FastReferee(load_params())
+    # From level, one red turn tilts the deck atan(pitch/105 mm) toward the stern in 1 s; half a
+    # turn tilts it atan(pitch/2/105 mm) in 0.5 s: twice the acceleration scale for half the angle.
+    params = load_params()
+    pitch_mm = params.ship.thread_pitch_m * 1000
+    referee = FastReferee(params)
     level = referee.new_tower()
     full = referee.turn(level, Turn("red", 1.0))
     half = referee.turn(level, Turn("red", 0.5))
-    assert referee.turn_acceleration_deg_s2(level, full) == pytest.approx(-math.degrees(math.atan(4 / 105)))
-    assert referee.turn_acceleration_deg_s2(level, half) == pytest.approx(-math.degrees(math.atan(2 / 105)) / 0.25)
+    assert referee.turn_acceleration_deg_s2(level, full) == pytest.approx(-math.degrees(math.atan(pitch_mm / 105)))
+    assert referee.turn_acceleration_deg_s2(level, half) == pytest.approx(
+        -math.degrees(math.atan(pitch_mm / 2 / 105)) / 0.25)
     assert referee.turn_acceleration_deg_s2(level, level) == 0.0

@@ -119,8 +119,9 @@ def test_one_turn_of_a_short_tower_stands_and_reslices_along_the_downhill_direct
 def test_tall_tower_on_a_steep_deck_crashes_during_the_turn():
     rng = np.random.default_rng(2)
     tower, _ = stack(rng, ["large", "medium", "small"] * 2)
-    # three yellow turns lean the deck 6.5 deg (it stands, measured); a fourth (8.7 deg) topples it
-    tower = TowerState(turns=(0.0, 3.0, 0.0), slice_direction_rad=tower.slice_direction_rad,
+    # four yellow turns lean the deck 7.6 deg at the 3.5 mm pitch (it stands, measured: the turn
+    # from three to four crashes nothing); a fifth (9.5 deg) topples it
+    tower = TowerState(turns=(0.0, 4.0, 0.0), slice_direction_rad=tower.slice_direction_rad,
                        barrels=tower.barrels)
     decision = REFEREE.decide(tower, None, Turn("yellow", 1.0))
     assert decision.crashed and decision.phase == "turn"
