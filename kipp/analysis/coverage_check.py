@@ -23,8 +23,8 @@ import numpy as np
 from kipp.analysis.difficulty import RoundModel, cached_referee
 from kipp.analysis.export import write_json
 from kipp.analysis.orders import resolve_orders
-from kipp.analysis.physics_quality import _codes, _tree, read_quality
-from kipp.analysis.shared_rounds import play_round_shared
+from kipp.analysis.physics_quality import read_quality
+from kipp.analysis.shared_rounds import order_codes, order_tree, play_round_shared
 from kipp.analysis.stats import Z95, wilson_interval
 from kipp.analysis.sweep import run_with_progress
 from sim.params import load_params
@@ -35,7 +35,7 @@ BLOCK = 20
 
 
 def _block(model: RoundModel, referee: str, params, seed: int, codes: bytes, length: int, first: int, count: int):
-    tree = _tree(codes, length)
+    tree = order_tree(codes, length)
     ref, bot, config = cached_referee(referee, params), model.bot(params), model.config()
     out = [play_round_shared(tree, ref, bot, config, params.ship, seed, k, "holdout")
            for k in range(first, first + count)]
@@ -48,7 +48,7 @@ def check(results: str, orders: list, model: RoundModel, seed: int, holdout: int
     estimate = read_quality(results, orders)
     picked = np.sort(stream(seed, "holdout", "order sample").choice(len(orders), holdout, replace=False))
     held = [orders[int(i)] for i in picked]
-    codes, length = _codes(held), len(held[0])
+    codes, length = order_codes(held), len(held[0])
     stacked = np.zeros((rounds, holdout))
     completed = np.zeros((rounds, holdout))
 

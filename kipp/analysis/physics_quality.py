@@ -22,7 +22,6 @@ import hashlib
 import json
 import time
 from dataclasses import asdict, dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,7 +32,7 @@ from kipp.analysis.multifidelity import Estimate, Totals, estimate
 from kipp.analysis.order_features import features
 from kipp.analysis.orders import order_index, order_text
 from kipp.analysis.results_store import ResultsStore
-from kipp.analysis.shared_rounds import OrderTree, play_round_shared
+from kipp.analysis.shared_rounds import order_codes, order_tree, play_round_shared
 from kipp.analysis.sweep import run_with_progress
 
 if TYPE_CHECKING:
@@ -105,23 +104,11 @@ def tasks_of(plan: Plan) -> list[tuple[int, str, int]]:
     return out
 
 
-@lru_cache(maxsize=2)
-def _tree(codes: bytes, length: int) -> OrderTree:
-    sizes = ("large", "medium", "small")
-    table = np.frombuffer(codes, dtype=np.int8).reshape(-1, length)
-    return OrderTree([tuple(sizes[c] for c in row) for row in table])
-
-
-def _codes(orders: list[tuple[str, ...]]) -> bytes:
-    code = {"large": 0, "medium": 1, "small": 2}
-    return np.array([[code[s] for s in o] for o in orders], dtype=np.int8).tobytes()
-
-
 def quality_task(run: QualityRun, fast: RefereeSpec, physics: RefereeSpec, params: Params, codes: bytes,
                  length: int, kind: str, index: int) -> dict:
     """One task (see the module docstring): the outcomes it played, and its CPU seconds."""
     start = time.process_time()
-    tree = _tree(codes, length)
+    tree = order_tree(codes, length)
     bot, config = run.model.bot(params), run.model.config()
     fast_ref = cached_referee(fast, params)
     physics_s = 0.0
@@ -194,7 +181,7 @@ def run_quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Pa
     fast = fast if fast is not None else run.fast
     physics = physics if physics is not None else run.physics
     began = time.monotonic()
-    codes, length = _codes(orders), len(orders[0])
+    codes, length = order_codes(orders), len(orders[0])
     with ResultsStore.open(out, KIND, run.options(orders), COLUMNS) as store:
         done = store.done_keys()
         session = int(store.meta().get("sessions", "0")) + 1

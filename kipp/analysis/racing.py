@@ -147,10 +147,9 @@ def _side(low: np.ndarray, high: np.ndarray, wanted: int, tolerance: float) -> t
 def _race_round(model, referee, params, seed: int, codes: bytes, length: int, k: int) -> np.ndarray:
     """A task: round ``k`` of the orders ``codes`` (see :func:`shared_player`), barrels stacked per order."""
     from kipp.analysis.difficulty import cached_referee
-    from kipp.analysis.physics_quality import _tree
-    from kipp.analysis.shared_rounds import play_round_shared
+    from kipp.analysis.shared_rounds import order_tree, play_round_shared
 
-    shared = play_round_shared(_tree(codes, length), cached_referee(referee, params), model.bot(params),
+    shared = play_round_shared(order_tree(codes, length), cached_referee(referee, params), model.bot(params),
                                model.config(), params.ship, seed, k)
     return shared.stacked
 
@@ -158,13 +157,13 @@ def _race_round(model, referee, params, seed: int, codes: bytes, length: int, k:
 def shared_player(orders, model, referee, params, seed: int, executor) -> Callable[[np.ndarray, range], np.ndarray]:
     """``play`` for :func:`race`: each round of the orders in the race is one task on ``executor``,
     played once per shared prefix; the outcome is barrels stacked."""
-    from kipp.analysis.physics_quality import _codes
+    from kipp.analysis.shared_rounds import order_codes
     from kipp.analysis.sweep import run_tasks
 
     length = len(orders[0])
 
     def play(indices: np.ndarray, rounds: range) -> np.ndarray:
-        codes = _codes([orders[int(i)] for i in indices])
+        codes = order_codes([orders[int(i)] for i in indices])
         results: dict[int, np.ndarray] = {}
         tasks = ((model, referee, params, seed, codes, length, k) for k in rounds)
         run_tasks(executor, _race_round_keyed, ((task[-1], *task) for task in tasks), max_in_flight=4,

@@ -20,6 +20,7 @@ tower at every decision).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -116,3 +117,16 @@ def play_round_shared(tree: OrderTree, referee: Referee, bot: Bot, config: GameC
     back = np.empty(n, dtype=np.intp)
     back[tree.sort] = np.arange(n)
     return SharedRound(completed[back], stacked[back], nodes)
+
+
+@lru_cache(maxsize=2)
+def order_tree(codes: bytes, length: int) -> OrderTree:
+    """The tree of the orders packed by :func:`order_codes` (cached: a worker builds it once per sweep)."""
+    sizes = tuple(_SIZE_CODE)
+    table = np.frombuffer(codes, dtype=np.int8).reshape(-1, length)
+    return OrderTree([tuple(sizes[c] for c in row) for row in table])
+
+
+def order_codes(orders: list[tuple[str, ...]]) -> bytes:
+    """Orders packed as bytes, one size code per barrel: what a task carries instead of the orders."""
+    return np.array([[_SIZE_CODE[s] for s in o] for o in orders], dtype=np.int8).tobytes()
