@@ -3,7 +3,8 @@
 ``python -m kipp.analysis.coverage_check --results FILE.sqlite --orders all --player casual
 --holdout 60 --rounds 400`` draws ``--holdout`` orders of the sweep at random, plays each
 ``--rounds`` rounds with the physics referee alone, on rounds of their own (streams
-``("holdout", k, ...)``, independent of every round the estimate used), and compares. The
+``("holdout", k, ...)``, independent of every round the estimate used, and each order's
+different from every other's, so that the references' errors are independent), and compares. The
 reference is itself a sample mean, so two coverages are reported, each with its Wilson
 interval over the orders:
 
@@ -20,11 +21,10 @@ import sys
 
 import numpy as np
 
-from kipp.analysis.difficulty import RoundModel, cached_referee
+from kipp.analysis.difficulty import RoundModel, cached_referee, play_round
 from kipp.analysis.export import write_json
 from kipp.analysis.orders import resolve_orders
 from kipp.analysis.physics_quality import read_quality
-from kipp.analysis.shared_rounds import order_codes, order_tree, play_round_shared
 from kipp.analysis.stats import Z95, wilson_interval
 from kipp.analysis.sweep import run_with_progress
 from sim.params import load_params
@@ -34,12 +34,15 @@ BLOCK = 20
 """Reference rounds per task."""
 
 
-def _block(model: RoundModel, referee: str, params, seed: int, codes: bytes, length: int, first: int, count: int):
-    tree = order_tree(codes, length)
+def _block(model: RoundModel, referee: str, params, seed: int, held: list, rounds: int, first: int, count: int):
+    """Reference rounds ``first .. first + count - 1`` of every held-out order. Order ``i``
+    plays rounds ``i * rounds + k`` of its own: the references' errors are independent
+    (rounds shared by all orders would move every reference together)."""
     ref, bot, config = cached_referee(referee, params), model.bot(params), model.config()
-    out = [play_round_shared(tree, ref, bot, config, params.ship, seed, k, "holdout")
+    out = [[play_round(order, ref, bot, config, seed, i * rounds + k, "holdout") for i, order in enumerate(held)]
            for k in range(first, first + count)]
-    return first, np.array([r.stacked for r in out]), np.array([r.completed for r in out])
+    return (first, np.array([[r.stacked for r in row] for row in out]),
+            np.array([[r.completed for r in row] for row in out]))
 
 
 def check(results: str, orders: list, model: RoundModel, seed: int, holdout: int, rounds: int,
@@ -48,7 +51,6 @@ def check(results: str, orders: list, model: RoundModel, seed: int, holdout: int
     estimate = read_quality(results, orders)
     picked = np.sort(stream(seed, "holdout", "order sample").choice(len(orders), holdout, replace=False))
     held = [orders[int(i)] for i in picked]
-    codes, length = order_codes(held), len(held[0])
     stacked = np.zeros((rounds, holdout))
     completed = np.zeros((rounds, holdout))
 
@@ -58,7 +60,7 @@ def check(results: str, orders: list, model: RoundModel, seed: int, holdout: int
         return len(s)
 
     params = load_params()
-    tasks = ((model, referee, params, seed, codes, length, first, min(BLOCK, rounds - first))
+    tasks = ((model, referee, params, seed, held, rounds, first, min(BLOCK, rounds - first))
              for first in range(0, rounds, BLOCK))
     run_with_progress(_block, tasks, record, workers=workers, progress=progress, total=rounds, unit="round",
                       desc="held-out physics rounds")

@@ -14,7 +14,8 @@ per barrel of every order: for all 34,650 orders about 4x less with the ``casual
 
 This needs a referee whose verdict depends only on its arguments (the tower, the placement,
 the turn); every referee of :mod:`sim.referees` is one (physics rebuilds its world from the
-tower at every decision).
+tower at every decision), and the tests play shared and per-order rounds with the fast and
+physics referees and compare them.
 """
 
 from __future__ import annotations

@@ -46,3 +46,16 @@ def test_with_the_fast_referee_on_twelve_barrels():
 def test_a_tree_needs_orders_of_one_length():
     with pytest.raises(ValueError, match="one length"):
         OrderTree([("large",) * 3, ("large",) * 2])
+
+
+@pytest.mark.slow
+def test_with_the_physics_referee():
+    """Physics rebuilds its world from the tower at every decision, so sharing prefixes is exact there too."""
+    referee = make_referee("physics", PARAMS)
+    model = RoundModel(barrels=9)
+    bot, config = model.bot(PARAMS), model.config()
+    orders = sample_orders(8, 9, seed=4)
+    tree = OrderTree(orders)
+    for k in range(2):
+        shared = play_round_shared(tree, referee, bot, config, PARAMS.ship, 1, k, "holdout")
+        assert shared.stacked.tolist() == [play_round(o, referee, bot, config, 1, k, "holdout").stacked for o in orders]
