@@ -4,14 +4,9 @@ crash rates stand in for the fast referee and physics (their difference is the c
 
 from __future__ import annotations
 
-import os
 import signal
 import sqlite3
-import subprocess
-import sys
 import textwrap
-import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,10 +17,10 @@ from kipp.analysis.physics_quality import Plan, QualityRun, read_quality, run_qu
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.shared_rounds import OrderTree, play_round_shared
 from sim.params import load_params
+from tests.kipp.analysis.sigkill import sigkill_once_stored
 from tests.kipp.kipp_referees import ThresholdReferee
 
 PARAMS = load_params()
-ROOT = Path(__file__).resolve().parents[3]
 MODEL = RoundModel(barrels=9)
 PLAN = Plan(fast_rounds=40, paired_rounds=6, physics_anchors=300, fast_anchors=1000)
 
@@ -79,24 +74,9 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path):
         run_quality_sweep(_run(), sample_orders(40, 9, seed=1), load_params(), {str(killed)!r},
                           fast=Slow, physics=physics)
     """)
-    child = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT)
     total = len(tasks_of(PLAN))
-    try:
-        deadline = time.monotonic() + 120
-        stored = 0
-        while stored < 5 and time.monotonic() < deadline and child.poll() is None:
-            time.sleep(0.05)
-            if not killed.exists():  # connecting would create it
-                continue
-            try:
-                with sqlite3.connect(killed) as db:
-                    stored = db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
-            except sqlite3.OperationalError:  # the file exists before its tables
-                stored = 0
-        os.kill(child.pid, signal.SIGKILL)
-    finally:
-        child.wait()
-    assert child.returncode == -signal.SIGKILL
+    returncode = sigkill_once_stored(script, killed, rows=5, timeout_s=120)
+    assert returncode == -signal.SIGKILL
     with sqlite3.connect(killed) as db:
         done = db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)

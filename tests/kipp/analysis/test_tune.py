@@ -4,14 +4,9 @@ in for physics except where noted."""
 
 from __future__ import annotations
 
-import os
 import signal
 import sqlite3
-import subprocess
-import sys
 import textwrap
-import time
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -26,10 +21,10 @@ from kipp.analysis.results_store import ResultsFileError
 from kipp.analysis.tune import TuneRun, read_summaries, run_sweep
 from kipp.cli import main
 from sim.params import load_params
+from tests.kipp.analysis.sigkill import sigkill_once_stored
 from tests.kipp.kipp_referees import ThresholdReferee
 
 PARAMS = load_params()
-ROOT = Path(__file__).resolve().parents[3]
 
 
 def threshold(params):
@@ -140,21 +135,8 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path):
         run = TuneRun(RoundModel(barrels=9), 5, 6, "threshold", "default", "test")
         run_sweep(run, sample_orders(8, 9, seed=2), load_params(), {str(killed)!r}, referee=Slow, chunk=1)
     """)
-    child = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT)
-    try:
-        deadline = time.monotonic() + 60
-        stored = 0
-        while stored < 2 and time.monotonic() < deadline and child.poll() is None:
-            time.sleep(0.05)
-            if killed.exists():
-                try:
-                    stored = len(_rows(killed))
-                except sqlite3.OperationalError:  # the file exists before its tables
-                    stored = 0
-        os.kill(child.pid, signal.SIGKILL)
-    finally:
-        child.wait()
-    assert child.returncode == -signal.SIGKILL
+    returncode = sigkill_once_stored(script, killed, rows=2, timeout_s=60)
+    assert returncode == -signal.SIGKILL
     done = len(_rows(killed))
     assert 2 <= done < 8
     with sqlite3.connect(killed) as db:
