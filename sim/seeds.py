@@ -33,7 +33,7 @@ import numpy as np
 
 STREAMS: dict[str, int] = {name: code for code, name in enumerate((
     "die", "shuffle", "bot", "game", "round", "place", "wild", "order sample", "benchmark game",
-    "benchmark selection", "turn situation", "synthetic", "likelihood", "anchor", "holdout"), start=1)}
+    "benchmark selection", "turn situation", "synthetic", "likelihood", "anchor", "holdout", "paired"), start=1)}
 """Stream name -> the integer it stands for in a spawn key (fixed: results depend on them)."""
 
 

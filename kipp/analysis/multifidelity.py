@@ -28,6 +28,18 @@ It is written as four parts, each estimated from its own independent rounds::
   is the one-sided 95% upper bound of its moment estimate, so an order effect that
   the data cannot exclude is not taken as zero.
 
+*Sampled correction* (for sweeps too large to play physics on every order, e.g. all 34,650
+orders of a ``skilled`` bot, whose towers share few prefixes that a crash cuts off): instead
+of paired rounds of all orders, ``m`` orders drawn at random each play ``r`` rounds of their
+own (no luck shared with any other order) with both referees. Their mean differences
+``e_o`` estimate ``d_o`` (the order's physics-minus-fast difference) directly, so they fix
+the level as well and no physics anchors are needed: the model
+``d_o = a + (x_o - xbar) b + u_o`` (``xbar`` the mean features over *all* orders) is fitted
+to them by least squares, its coefficients' covariance by the robust (sandwich) formula
+over the independent sampled orders; then ``grand_diff = a`` and
+``corr_o = (x_o - xbar) b``, with the empirical-Bayes step for the sampled orders
+themselves and the random effect ``tau^2`` (upper bound, as above) added for the rest.
+
 The parts come from disjoint rounds, so the variance of the estimate is the sum of theirs;
 the 95% interval is the estimate +- 1.96 standard errors (clipped to [0, 1] for
 P(complete)). Every part is unbiased (the pooled one up to the model, whose error the
@@ -75,6 +87,14 @@ class Totals:
     paired_round_devs: list = field(default_factory=list)
     """One array per paired round: its scaled deviations (kept for the pooled model's
     round-to-round variance)."""
+    sample_index: np.ndarray | None = None
+    """Sampled correction (module docstring): the sampled orders' indices (None: paired rounds
+    of all orders instead)."""
+    sample_rounds: int = 0
+    """Rounds each sampled order played with both referees."""
+    sample_sum: np.ndarray | None = None
+    """Per sampled order: the sum over its rounds of physics minus fast."""
+    sample_sq: np.ndarray | None = None
     fast_anchors: int = 0
     fast_anchor_sum: int = 0
     fast_anchor_sq: int = 0
@@ -101,6 +121,20 @@ class Totals:
         self.corr_sum += dev.sum(axis=0)
         self.corr_sq += (dev * dev).sum(axis=0)
         self.paired_round_devs.extend(dev)
+
+    def sampled(self, index: np.ndarray, rounds: int) -> "Totals":
+        """Use the sampled correction: orders ``index`` each play ``rounds`` paired rounds of their own."""
+        self.sample_index = np.asarray(index, dtype=np.int64)
+        self.sample_rounds = rounds
+        self.sample_sum = np.zeros(self.sample_index.size, dtype=np.int64)
+        self.sample_sq = np.zeros(self.sample_index.size, dtype=np.int64)
+        return self
+
+    def add_sample(self, positions: np.ndarray, physics: np.ndarray, fast: np.ndarray) -> None:
+        """Paired rounds of sampled orders (positions in ``sample_index``): (rounds x positions) each."""
+        d = np.atleast_2d(np.asarray(physics, dtype=np.int64) - np.asarray(fast, dtype=np.int64))
+        np.add.at(self.sample_sum, positions, d.sum(axis=0))
+        np.add.at(self.sample_sq, positions, (d * d).sum(axis=0))
 
     def add_fast_anchors(self, y: np.ndarray) -> None:
         y = np.asarray(y, dtype=np.int64)
@@ -156,11 +190,14 @@ def estimate(totals: Totals, x: np.ndarray | None = None) -> Estimate:
     t = totals
     n = t.n
     grand_fast, grand_fast_var = _mean_var(t.fast_anchor_sum, t.fast_anchor_sq, t.fast_anchors)
-    grand_diff, grand_diff_var = _mean_var(t.diff_anchor_sum, t.diff_anchor_sq, t.physics_anchors)
     kf = t.fast_rounds
     rel = t.rel_sum / (n * kf)
     rel_var = np.maximum(0.0, (t.rel_sq / n**2 - kf * rel**2) / (kf - 1)) / kf if kf > 1 else np.full(n, np.nan)
-    corr, corr_var, tau2, tau2_hat, r2 = _pooled_correction(t, x)
+    if t.sample_index is None:
+        grand_diff, grand_diff_var = _mean_var(t.diff_anchor_sum, t.diff_anchor_sq, t.physics_anchors)
+        corr, corr_var, tau2, tau2_hat, r2 = _pooled_correction(t, x)
+    else:
+        grand_diff, grand_diff_var, corr, corr_var, tau2, tau2_hat, r2 = _sampled_correction(t, x)
     mean = grand_fast + grand_diff + rel + corr
     se = np.sqrt(grand_fast_var + grand_diff_var + rel_var + corr_var)
     return Estimate(mean, se, grand_fast, grand_fast_var, grand_diff, grand_diff_var, rel, rel_var, corr,
@@ -196,3 +233,37 @@ def _pooled_correction(t: Totals, x: np.ndarray | None):
     corr_var = w * v + (1 - w) ** 2 * g_var
     explained = float(np.var(g)) / max(1e-300, float(np.var(g)) + tau2_hat) if p > 1 else 0.0
     return corr, corr_var, tau2, tau2_hat, explained
+
+
+def _sampled_correction(t: Totals, x: np.ndarray | None):
+    """The sampled correction (module docstring): grand_diff and its variance, then corr_o, its
+    variance (with the cross term of the two, so that their variances add up), tau^2 used, its
+    estimate, and the share of the spread the features explain."""
+    index, r = t.sample_index, t.sample_rounds
+    m = index.size
+    if r < 2 or m < 2:
+        raise ValueError(f"the sampled correction needs at least 2 orders of 2 rounds, got {m} of {r}")
+    e = t.sample_sum / r
+    s2 = np.maximum(0.0, (t.sample_sq - r * e**2) / (r - 1))
+    x = np.ones((t.n, 1)) if x is None or m < 20 * x.shape[1] else x
+    centred = np.column_stack([np.ones(t.n), x[:, 1:] - x[:, 1:].mean(axis=0)])
+    design = centred[index]
+    p = design.shape[1]
+    solve = np.linalg.pinv(design)
+    coefficients = solve @ e
+    residual = e - design @ coefficients
+    covariance = (solve * residual**2) @ solve.T * m / max(1, m - p)  # robust: the orders are independent
+    v = np.maximum(design @ (solve @ s2), 0.1 * s2.mean()) / r
+    spread = float(np.mean(residual**2)) * m / max(1, m - p)
+    tau2_hat = max(0.0, spread - float(v.mean()))
+    tau2 = tau2_hat + TAU_UPPER_Z * math.sqrt(2.0 / m) * float(np.mean(v + tau2_hat))
+    grand_diff, grand_diff_var = float(coefficients[0]), float(covariance[0, 0])
+    slopes = centred[:, 1:]
+    g = slopes @ coefficients[1:]
+    g_var = np.einsum("ij,jk,ik->i", slopes, covariance[1:, 1:], slopes) + 2 * slopes @ covariance[1:, 0]
+    corr, corr_var = g.copy(), g_var + tau2  # an order not sampled: the model, and its own effect
+    w = np.divide(tau2, tau2 + v, out=np.ones_like(v), where=(tau2 + v) > 0)
+    corr[index] = g[index] + w * residual
+    corr_var[index] = w * v + (1 - w) ** 2 * (g_var[index] + grand_diff_var) - grand_diff_var
+    explained = float(np.var(g)) / max(1e-300, float(np.var(g)) + tau2_hat) if p > 1 else 0.0
+    return grand_diff, grand_diff_var, corr, corr_var, tau2, tau2_hat, explained

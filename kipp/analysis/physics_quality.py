@@ -1,12 +1,15 @@
 """``kipp tune``'s default sweep: every order's difficulty at physics quality, for little physics.
 
 The estimator is :mod:`kipp.analysis.multifidelity`'s; this module plays its rounds and keeps
-its sums. Four kinds of task, each one round (or one block of anchor rounds):
+its sums. Four kinds of task, each one round (or one block of rounds):
 
 - a *fast round* ``k``: every order plays round ``k`` with the fast referee;
 - a *paired round* ``k``: every order plays round ``k`` with the fast and the physics referee;
 - an *anchor block*: anchor rounds ``j``, each a uniformly drawn order in a round of its own
-  (streams ``("anchor", j, ...)``), with the fast referee, and the first ones with physics too.
+  (streams ``("anchor", j, ...)``), with the fast referee, and the first ones with physics too;
+- with :attr:`Plan.paired_orders` (the sampled correction), a *sample block* instead of the
+  paired rounds: sampled orders, the one at position ``i`` of the sample playing rounds
+  ``i * paired_rounds + k`` of its own (streams ``("paired", ...)``) with both referees.
 
 Rounds of all orders are played once per shared prefix (:mod:`kipp.analysis.shared_rounds`).
 Each finished task adds its integer sums to the results file's totals in one transaction
@@ -49,8 +52,11 @@ that session began when the task was stored."""
 METRICS = ("stacked", "completed")
 ANCHOR_BLOCK = 250
 """Anchor rounds per anchor task."""
+SAMPLE_BLOCK = 25
+"""Sampled orders per sample task."""
 PAIRED_KEY, ANCHOR_KEY = 1_000_000, 2_000_000
-"""Task keys: fast round k is k, paired round k is PAIRED_KEY + k, anchor block b ANCHOR_KEY + b."""
+"""Task keys: fast round k is k, paired round k (or sample block k) is PAIRED_KEY + k, anchor
+block b ANCHOR_KEY + b."""
 
 
 @dataclass(frozen=True)
@@ -65,10 +71,17 @@ class Plan:
     """Anchor rounds played by both referees (the mean physics-minus-fast difference)."""
     fast_anchors: int = 20000
     """Anchor rounds played by the fast referee only (the mean under the fast referee)."""
+    paired_orders: int = 0
+    """0: every order plays the paired rounds (rounds shared by all orders). N: the sampled
+    correction instead: N orders drawn at random each play ``paired_rounds`` rounds of their
+    own with both referees, and ``physics_anchors`` is not used (the sample fixes the level).
+    For sweeps whose physics rounds of all orders cost too much (long towers share few
+    prefixes cut short by a crash)."""
 
     def __post_init__(self) -> None:
-        if self.fast_rounds < 2 or self.paired_rounds < 2 or self.physics_anchors < 2 or self.fast_anchors < 2:
-            raise ValueError(f"every kind of round needs at least 2 rounds: {self}")
+        anchors = self.fast_anchors if self.paired_orders else min(self.physics_anchors, self.fast_anchors)
+        if self.fast_rounds < 2 or self.paired_rounds < 2 or anchors < 2 or self.paired_orders == 1:
+            raise ValueError(f"every kind of round needs at least 2 rounds (and a sample 2 orders): {self}")
 
 
 @dataclass(frozen=True)
@@ -85,17 +98,31 @@ class QualityRun:
 
     def options(self, orders: list[tuple[str, ...]]) -> dict:
         digest = hashlib.sha256(",".join(str(order_index(o)) for o in orders).encode()).hexdigest()[:16]
-        return {**asdict(self.model), **asdict(self.plan), "seed": self.seed, "params": self.params_id,
+        plan = {k: v for k, v in asdict(self.plan).items() if k != "paired_orders" or v}
+        return {**asdict(self.model), **plan, "seed": self.seed, "params": self.params_id,
                 "orders": self.orders_spec, "orders_digest": digest, "fast": self.fast, "physics": self.physics}
 
 
+def physics_anchors(plan: Plan) -> int:
+    """Anchor rounds played by both referees (none with the sampled correction)."""
+    return 0 if plan.paired_orders else plan.physics_anchors
+
+
+def sampled_orders(seed: int, n: int, m: int) -> np.ndarray:
+    """The indices of the sampled correction's ``m`` of ``n`` orders (sorted; stream ``("paired", "order sample")``)."""
+    return np.sort(stream(seed, "paired", "order sample").choice(n, m, replace=False))
+
+
 def tasks_of(plan: Plan) -> list[tuple[int, str, int]]:
-    """Every task as (key, kind, index): paired rounds spread evenly among the fast rounds and
-    anchor blocks (so the progress bar's rate, and its ETA, stay steady)."""
+    """Every task as (key, kind, index): paired rounds (or sample blocks) spread evenly among
+    the fast rounds and anchor blocks (so the progress bar's rate, and its ETA, stay steady)."""
     cheap = [(k, "fast", k) for k in range(plan.paired_rounds, plan.paired_rounds + plan.fast_rounds)]
-    blocks = -(-(plan.physics_anchors + plan.fast_anchors) // ANCHOR_BLOCK)
+    blocks = -(-(physics_anchors(plan) + plan.fast_anchors) // ANCHOR_BLOCK)
     cheap += [(ANCHOR_KEY + b, "anchors", b) for b in range(blocks)]
-    dear = [(PAIRED_KEY + k, "paired", k) for k in range(plan.paired_rounds)]
+    if plan.paired_orders:
+        dear = [(PAIRED_KEY + b, "sample", b) for b in range(-(-plan.paired_orders // SAMPLE_BLOCK))]
+    else:
+        dear = [(PAIRED_KEY + k, "paired", k) for k in range(plan.paired_rounds)]
     out: list[tuple[int, str, int]] = []
     step = len(cheap) / len(dear)
     for i, task in enumerate(dear):
@@ -122,16 +149,34 @@ def quality_task(run: QualityRun, fast: RefereeSpec, physics: RefereeSpec, param
                                        run.seed, index)
             physics_s = time.process_time() - t0
             out["physics"] = {"stacked": shared.stacked, "completed": shared.completed}
+    elif kind == "sample":
+        plan = run.plan
+        picked = sampled_orders(run.seed, len(tree), plan.paired_orders)
+        positions = range(index * SAMPLE_BLOCK, min((index + 1) * SAMPLE_BLOCK, plan.paired_orders))
+        physics_ref = cached_referee(physics, params)
+        played = {"fast": [], "physics": []}
+        for i in positions:
+            order = tree.orders[int(picked[i])]
+            ks = range(i * plan.paired_rounds, (i + 1) * plan.paired_rounds)
+            played["fast"].append([play_round(order, fast_ref, bot, config, run.seed, k, "paired") for k in ks])
+            t0 = time.process_time()
+            played["physics"].append([play_round(order, physics_ref, bot, config, run.seed, k, "paired")
+                                      for k in ks])
+            physics_s += time.process_time() - t0
+        out["first"], out["size"] = positions.start, plan.paired_orders
+        for referee, rounds in played.items():  # (rounds x positions)
+            out[referee] = {"stacked": [[r.stacked for r in column] for column in zip(*rounds)],
+                            "completed": [[int(r.completed) for r in column] for column in zip(*rounds)]}
     else:
         plan = run.plan
         first = index * ANCHOR_BLOCK
-        js = range(first, min(first + ANCHOR_BLOCK, plan.physics_anchors + plan.fast_anchors))
+        js = range(first, min(first + ANCHOR_BLOCK, physics_anchors(plan) + plan.fast_anchors))
         fast_y = {m: [] for m in METRICS}
         diff = {m: [] for m in METRICS}
         for j in js:
             order = tree.orders[int(stream(run.seed, "anchor", j, "order sample").integers(len(tree)))]
             f = play_round(order, fast_ref, bot, config, run.seed, j, "anchor")
-            if j < plan.physics_anchors:
+            if j < physics_anchors(plan):
                 t0 = time.process_time()
                 p = play_round(order, cached_referee(physics, params), bot, config, run.seed, j, "anchor")
                 physics_s += time.process_time() - t0
@@ -162,6 +207,11 @@ def _totals_of(result: dict) -> dict[str, np.ndarray]:
             t.add_paired(p, f)
             add |= {f"{m}:corr_sum": t.corr_sum, f"{m}:corr_sq": t.corr_sq, f"{m}:paired_rounds": [1],
                     f"{m}:paired_dev:{result['index']}": t.paired_round_devs[0]}
+        elif result["kind"] == "sample":
+            p, f = (np.asarray(result[r][m], dtype=np.int64) for r in ("physics", "fast"))
+            t = Totals.empty(0).sampled(np.arange(result["size"]), p.shape[0])
+            t.add_sample(np.arange(result["first"], result["first"] + p.shape[1]), p, f)
+            add |= {f"{m}:sample_sum": t.sample_sum, f"{m}:sample_sq": t.sample_sq}
         else:
             t.add_fast_anchors(result["fast_anchors"][m])
             t.add_physics_anchors(result["diff_anchors"][m])
@@ -239,7 +289,7 @@ def read_quality(out: str | Path, orders: list[tuple[str, ...]]) -> QualityResul
     """The estimates of a finished sweep of ``orders`` (in that order) from its results file."""
     with ResultsStore.read(out, KIND) as store:
         options = json.loads(store.meta()["options"])
-        plan = Plan(**{k: options[k] for k in asdict(Plan())})
+        plan = Plan(**{k: options.get(k, default) for k, default in asdict(Plan()).items()})
         totals = store.totals()
         rows = list(store.rows())
     n = len(orders)
@@ -248,10 +298,14 @@ def read_quality(out: str | Path, orders: list[tuple[str, ...]]) -> QualityResul
     for m in METRICS:
         t = Totals.empty(n)
         t.fast_rounds = int(totals[f"{m}:fast_rounds"][0])
-        t.paired_rounds = int(totals[f"{m}:paired_rounds"][0])
         t.rel_sum, t.rel_sq = totals[f"{m}:rel_sum"], totals[f"{m}:rel_sq"]
-        t.corr_sum, t.corr_sq = totals[f"{m}:corr_sum"], totals[f"{m}:corr_sq"]
-        t.paired_round_devs = [totals[f"{m}:paired_dev:{k}"] for k in range(plan.paired_rounds)]
+        if plan.paired_orders:
+            t.sampled(sampled_orders(options["seed"], n, plan.paired_orders), plan.paired_rounds)
+            t.sample_sum, t.sample_sq = totals[f"{m}:sample_sum"], totals[f"{m}:sample_sq"]
+        else:
+            t.paired_rounds = int(totals[f"{m}:paired_rounds"][0])
+            t.corr_sum, t.corr_sq = totals[f"{m}:corr_sum"], totals[f"{m}:corr_sq"]
+            t.paired_round_devs = [totals[f"{m}:paired_dev:{k}"] for k in range(plan.paired_rounds)]
         (t.fast_anchors, t.fast_anchor_sum, t.fast_anchor_sq, t.physics_anchors, t.diff_anchor_sum,
          t.diff_anchor_sq) = (int(v) for v in totals[f"{m}:anchors"])
         estimates[m] = estimate(t, x)
@@ -284,10 +338,16 @@ def format_quality(result: QualityResult, top: int = 10) -> str:
     rows = sorted(summaries(result), key=lambda s: (s.p_complete, s.mean_stacked, s.line))
     p_half = (np.array([s.p_high for s in rows]) - np.array([s.p_low for s in rows])) / 2
     s_half = (np.array([s.stacked_high for s in rows]) - np.array([s.stacked_low for s in rows])) / 2
+    if plan.paired_orders:
+        design = (f"Every order played {plan.fast_rounds} fast rounds; {plan.paired_orders:,} orders drawn at random "
+                  f"each played {plan.paired_rounds} rounds of their own with both referees (the correction, pooled "
+                  f"by the orders' features, and the level); {plan.fast_anchors:,} fast anchor rounds.")
+    else:
+        design = (f"Every order played {plan.fast_rounds} fast rounds and {plan.paired_rounds} rounds with both "
+                  f"referees; {plan.physics_anchors:,} physics and {plan.fast_anchors:,} fast anchor rounds fix "
+                  f"the level.")
     head = [
-        f"Estimator: physics quality. Every order played {plan.fast_rounds} fast rounds and {plan.paired_rounds} "
-        f"rounds with both referees; {plan.physics_anchors:,} physics and {plan.fast_anchors:,} fast anchor rounds "
-        f"fix the level.",
+        f"Estimator: physics quality. {design}",
         f"Physics share of the CPU time: {result.physics_share:.0%} ({result.cpu_s:,.0f} CPU s, "
         f"{result.wall_s:,.0f} s wall). Physics minus fast, all orders: {result.completed.grand_diff:+.3f} "
         f"P(complete), {result.stacked.grand_diff:+.2f} barrels.",

@@ -172,6 +172,12 @@ def check_find(text: str | None, n_orders: int):
 @click.option("--physics-rounds", default="12", show_default=True, metavar="P",
               callback=whole_number("--physics-rounds", 2, MAX_ROUNDS),
               help="Physics-quality estimate: rounds every order also plays with both referees (the correction).")
+@click.option("--physics-orders", default=None, metavar="N", callback=whole_number("--physics-orders", 2),
+              help="Physics-quality estimate: play the correction on N orders drawn at random instead, each "
+                   "--physics-rounds rounds of its own with both referees; the orders' features carry it to "
+                   "the rest, with an order effect in the intervals, and the sample fixes the level (no physics "
+                   "anchors). For sweeps whose physics rounds of every order cost too much, e.g. --player skilled "
+                   "on all 34,650 orders, whose long towers share few prefixes [default: every order].")
 @click.option("--anchors", default="2000", show_default=True, metavar="A",
               callback=whole_number("--anchors", 2, MAX_ROUNDS),
               help="Physics-quality estimate: rounds of randomly drawn orders played by both referees, which "
@@ -199,7 +205,8 @@ def check_find(text: str | None, n_orders: int):
 @click.option("--top", default="10", show_default=True, metavar="N", callback=whole_number("--top", 1),
               help="Rows of the hardest and of the easiest orders to print.")
 @progress_option
-def tune(orders_spec: str, rounds: int | None, physics_rounds: int, anchors: int, find: str | None, barrels: int,
+def tune(orders_spec: str, rounds: int | None, physics_rounds: int, physics_orders: int | None, anchors: int,
+         find: str | None, barrels: int,
          half_turn: bool, player: str, sigma_mm: str | None, wild: str | None, seed: int,
          params: Params | None, referee_name: str | None, workers: int | None, scheduler: str | None,
          out: str | None, plot: str | None, csv_out: str | None, top: int, no_progress: bool) -> None:
@@ -216,6 +223,7 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int, anchors: int
     every order plays --rounds fast rounds and --physics-rounds rounds with both the
     fast referee and physics, whose differences (pooled over orders with similar
     features, and per order) correct the fast rounds; --anchors rounds fix the level.
+    With --physics-orders N only N orders drawn at random play the correction's rounds.
     The intervals include the correction's uncertainty. --referee NAME plays every
     round with that referee instead. --find races for the hardest and easiest orders.
     Results do not depend on --workers or --scheduler.
@@ -259,8 +267,14 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int, anchors: int
         if rounds == 1:
             raise UserError("--rounds: the physics-quality estimate needs at least 2 rounds per order "
                             "(or name one --referee)")
-        _quality(orders, orders_spec, model, bot, rounds or 300, physics_rounds, anchors, params, seed, workers,
-                 scheduler, out, plot, csv_out, top, no_progress)
+        from kipp.analysis.physics_quality import Plan
+
+        if physics_orders is not None and physics_orders > len(orders):
+            raise UserError(f"--physics-orders: {physics_orders:,} is more than the {len(orders):,} orders swept")
+        plan = Plan(fast_rounds=rounds or 300, paired_rounds=physics_rounds, physics_anchors=anchors,
+                    fast_anchors=10 * anchors, paired_orders=physics_orders or 0)
+        _quality(orders, orders_spec, model, bot, plan, params, seed, workers, scheduler, out, plot, csv_out, top,
+                 no_progress)
         return
     rounds = rounds or 200
     run = TuneRun(model, seed, rounds, referee_name, params_fingerprint(params), orders_spec)
@@ -301,10 +315,9 @@ def _describe(model, bot, n_orders: int) -> str:
             f"player: {model.player} (aim {bot.aim}, sigma {bot.sigma_mm:g} mm, wild {bot.wild})")
 
 
-def _quality(orders, orders_spec, model, bot, rounds, physics_rounds, anchors, params, seed, workers, scheduler,
-             out, plot, csv_out, top, no_progress) -> None:
+def _quality(orders, orders_spec, model, bot, plan, params, seed, workers, scheduler, out, plot, csv_out, top,
+             no_progress) -> None:
     from kipp.analysis.physics_quality import (
-        Plan,
         QualityRun,
         format_quality,
         read_quality,
@@ -314,7 +327,6 @@ def _quality(orders, orders_spec, model, bot, rounds, physics_rounds, anchors, p
     from kipp.analysis.tune import temporary_out
     from kipp.rules.replay import params_fingerprint
 
-    plan = Plan(fast_rounds=rounds, paired_rounds=physics_rounds, physics_anchors=anchors, fast_anchors=10 * anchors)
     run = QualityRun(model, seed, plan, params_fingerprint(params), orders_spec)
     with temporary_out() as scratch:
         path = out if out is not None else str(Path(scratch) / "results.sqlite")

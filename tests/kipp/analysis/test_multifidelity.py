@@ -62,6 +62,55 @@ def test_unbiased_and_covering_at_the_nominal_rate():
     assert 0.92 <= coverage <= 0.985, coverage
 
 
+def _sampled(rng, x, fast_mean, delta, fast_rounds=200, orders=120, rounds=6, fast_anchors=4000):
+    """The sampled design: no paired rounds of all orders, ``orders`` drawn orders each play
+    ``rounds`` paired rounds of their own (so their luck is their own), no physics anchors."""
+    t = Totals.empty(N_ORDERS)
+    t.add_fast(np.rint(SCALE * _outcomes(rng, fast_mean, fast_rounds)).astype(np.int64))
+    index = np.sort(rng.choice(N_ORDERS, orders, replace=False))
+    t.sampled(index, rounds)
+    fast = fast_mean[index] + rng.normal(0.0, 1.8, (rounds, orders)) + rng.normal(0.0, 0.8, (rounds, orders))
+    physics = fast + delta[index] + rng.normal(0.0, 0.5, size=fast.shape)
+    t.add_sample(np.arange(orders), np.rint(SCALE * physics).astype(np.int64), np.rint(SCALE * fast).astype(np.int64))
+    picked = rng.integers(N_ORDERS, size=fast_anchors)
+    one_round_each = fast_mean[picked] + rng.normal(0.0, 1.8, fast_anchors) + rng.normal(0.0, 0.8, fast_anchors)
+    t.add_fast_anchors(np.rint(SCALE * one_round_each).astype(np.int64))
+    return t
+
+
+@pytest.mark.parametrize("tau, most", [(0.15, 0.985), (0.0, 0.999)])
+def test_the_sampled_correction_is_unbiased_and_covers(tau, most):
+    """Paired rounds on a sample of the orders only: the orders not sampled are covered by the
+    features' model and the random effect, the sampled ones also by their own rounds. Without
+    an order effect the intervals over-cover: tau^2 is taken at its upper bound."""
+    world = _world(np.random.default_rng(6), tau=tau)
+    x, fast_mean, delta = world
+    truth = SCALE * (fast_mean + delta)
+    errors, covered = [], []
+    for seed in range(100):
+        est = estimate(_sampled(np.random.default_rng(1000 + seed), *world), x)
+        errors.append(est.mean - truth)
+        covered.append(np.abs(est.mean - truth) <= 1.96 * est.se)
+    per_seed = np.array(errors).mean(axis=1)
+    assert abs(per_seed.mean()) < 3 * per_seed.std(ddof=1) / np.sqrt(len(per_seed))
+    assert 0.92 <= np.mean(covered) <= most, np.mean(covered)
+
+
+def test_the_sampled_correction_without_the_random_effect_would_be_caught():
+    """The check can fail: without tau^2 the orders' own effects (tau = 0.3) would be missed
+    for the orders that were not sampled."""
+    world = _world(np.random.default_rng(7), tau=0.3)
+    x, fast_mean, delta = world
+    truth = SCALE * (fast_mean + delta)
+    totals = _sampled(np.random.default_rng(8), *world)
+    est = estimate(totals, x)
+    outside = np.ones(N_ORDERS, dtype=bool)
+    outside[totals.sample_index] = False
+    error, se = np.abs(est.mean - truth)[outside], est.se[outside]
+    assert np.mean(error <= 1.96 * np.sqrt(se**2 - est.tau2)) < 0.85
+    assert np.mean(error <= 1.96 * se) >= 0.9
+
+
 def test_without_an_order_effect_the_pooled_model_carries_the_correction():
     """tau = 0: the features explain the whole difference; intervals still cover."""
     world = _world(np.random.default_rng(2), tau=0.0)

@@ -23,6 +23,8 @@ from tests.kipp.kipp_referees import ThresholdReferee
 PARAMS = load_params()
 MODEL = RoundModel(barrels=9)
 PLAN = Plan(fast_rounds=40, paired_rounds=6, physics_anchors=300, fast_anchors=1000)
+SAMPLED = Plan(fast_rounds=40, paired_rounds=6, fast_anchors=1000, paired_orders=20)
+"""The sampled correction: 20 of the 40 orders play paired rounds of their own."""
 
 
 def fast(params):
@@ -43,11 +45,12 @@ def _totals(path):
         return {name: value.tolist() for name, value in store.totals().items()}
 
 
-def test_one_and_two_workers_store_identical_totals(tmp_path):
+@pytest.mark.parametrize("plan", [PLAN, SAMPLED], ids=["paired", "sampled"])
+def test_one_and_two_workers_store_identical_totals(tmp_path, plan):
     orders = sample_orders(40, 9, seed=1)
     one, two = tmp_path / "one.sqlite", tmp_path / "two.sqlite"
-    run_quality_sweep(_run(), orders, PARAMS, one, fast=fast, physics=physics, workers=1)
-    run_quality_sweep(_run(), orders, PARAMS, two, fast=fast, physics=physics, workers=2)
+    run_quality_sweep(_run(plan=plan), orders, PARAMS, one, fast=fast, physics=physics, workers=1)
+    run_quality_sweep(_run(plan=plan), orders, PARAMS, two, fast=fast, physics=physics, workers=2)
     assert _totals(one) == _totals(two)
     assert read_quality(one, orders).stacked.mean.tolist() == read_quality(two, orders).stacked.mean.tolist()
 
@@ -88,11 +91,13 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path):
 
 
 @pytest.mark.slow
-def test_intervals_cover_the_brute_force_truth(tmp_path):
+@pytest.mark.parametrize("plan", [Plan(60, 12, 600, 2000), Plan(60, 12, fast_anchors=2000, paired_orders=100)],
+                         ids=["paired", "sampled"])
+def test_intervals_cover_the_brute_force_truth(tmp_path, plan):
     """The stand-in physics played 1,500 rounds per order is the truth the estimate must cover."""
     orders = sample_orders(150, 9, seed=5)
     out = tmp_path / "q.sqlite"
-    run_quality_sweep(_run(8, Plan(60, 12, 600, 2000)), orders, PARAMS, out, fast=fast, physics=physics)
+    run_quality_sweep(_run(8, plan), orders, PARAMS, out, fast=fast, physics=physics)
     result = read_quality(out, orders)
     tree, referee = OrderTree(orders), physics(PARAMS)
     bot, config = MODEL.bot(PARAMS), MODEL.config()
