@@ -217,6 +217,8 @@ def test_help_explains_common_random_numbers():
     (["--find", "worst:3"], "--find: 'worst:3': expected hardest:N or easiest:N"),
     (["--rounds", "1"], "--rounds: the physics-quality estimate needs at least 2 rounds"),
     (["--physics-rounds", "1"], "--physics-rounds: expected a whole number >= 2"),
+    (["--physics-orders", "1"], "--physics-orders: expected a whole number >= 2"),
+    (["--orders", "sample:5", "--physics-orders", "6"], "--physics-orders: 6 is more than the 5 orders swept"),
 ])
 def test_cli_bad_input_is_one_error_line(fast_referee, args, text):
     assert_user_error(run(*args), text)
@@ -257,6 +259,17 @@ def test_cli_default_is_the_physics_quality_estimate(fast_referee, tmp_path):
     assert all(r["stacked_low"] <= r["mean_stacked"] <= r["stacked_high"] for r in rows)
     again = run(*args)  # resumed: nothing left to run, the same estimates
     assert again.exit_code == 0 and again.output.splitlines()[3:] == result.output.splitlines()[3:]
+
+
+def test_cli_sampled_correction(fast_referee, tmp_path):
+    """--physics-orders: a sample of the orders plays the paired rounds, every order gets an estimate."""
+    table = tmp_path / "s.csv"
+    result = run("--orders", "sample:30", "--barrels", "9", "--rounds", "6", "--physics-rounds", "3",
+                 "--physics-orders", "12", "--anchors", "20", "--workers", "1", "--no-progress", "--csv", str(table))
+    assert result.exit_code == 0, result.output
+    assert "12 orders drawn at random each played 3 rounds of their own with both referees" in result.output
+    rows = read_csv(table)
+    assert len(rows) == 30 and all(r["stacked_low"] <= r["mean_stacked"] <= r["stacked_high"] for r in rows)
 
 
 def test_cli_find_races_for_the_hardest_and_easiest(fast_referee):
