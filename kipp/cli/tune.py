@@ -22,6 +22,9 @@ from kipp.players.bots import WILD_POLICIES
 from sim.params import Params, load_params
 from sim.referees import referee_names
 
+SAMPLED_FROM = 2000
+"""Physics-quality sweeps of more orders than this sample this many for the correction by default."""
+
 
 def default_referee() -> str:
     """``hybrid`` when it is registered, else ``physics``."""
@@ -55,6 +58,16 @@ def whole_number(option: str, minimum: int, maximum: int | None = None):
             raise UserError(f"{option}: expected a whole number from {minimum} to {maximum:,}, got {value!r}")
         return int(text)
     return convert
+
+
+def _physics_orders(ctx, param, value):
+    """``--physics-orders``: ``all`` (0: every order plays the paired rounds) or a whole number >= 2."""
+    if value is not None and str(value).strip() == "all":
+        return 0
+    try:
+        return whole_number("--physics-orders", 2)(ctx, param, value)
+    except UserError:
+        raise UserError(f"--physics-orders: expected all or a whole number >= 2, got {value!r}") from None
 
 
 def check_scheduler(address: str | None) -> str | None:
@@ -172,12 +185,15 @@ def check_find(text: str | None, n_orders: int):
 @click.option("--physics-rounds", default="12", show_default=True, metavar="P",
               callback=whole_number("--physics-rounds", 2, MAX_ROUNDS),
               help="Physics-quality estimate: rounds every order also plays with both referees (the correction).")
-@click.option("--physics-orders", default=None, metavar="N", callback=whole_number("--physics-orders", 2),
-              help="Physics-quality estimate: play the correction on N orders drawn at random instead, each "
+@click.option("--physics-orders", default=None, metavar="N|all", callback=_physics_orders,
+              help="Physics-quality estimate: play the correction on N orders drawn at random instead (all: on "
+                   "every order), each "
                    "--physics-rounds rounds of its own with both referees; the orders' features carry it to "
                    "the rest, with an order effect in the intervals, and the sample fixes the level (no physics "
-                   "anchors). For sweeps whose physics rounds of every order cost too much, e.g. --player skilled "
-                   "on all 34,650 orders, whose long towers share few prefixes [default: every order].")
+                   "anchors). For large sweeps: the physics rounds of every order cost the more, and the less "
+                   "predictably, the longer towers stand (they share few prefixes that a crash cuts short) "
+                   f"[default: every order when at most {SAMPLED_FROM:,} are swept, else {SAMPLED_FROM:,} drawn at "
+                   "random].")
 @click.option("--anchors", default="2000", show_default=True, metavar="A",
               callback=whole_number("--anchors", 2, MAX_ROUNDS),
               help="Physics-quality estimate: rounds of randomly drawn orders played by both referees, which "
@@ -223,7 +239,8 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int, physics_orde
     every order plays --rounds fast rounds and --physics-rounds rounds with both the
     fast referee and physics, whose differences (pooled over orders with similar
     features, and per order) correct the fast rounds; --anchors rounds fix the level.
-    With --physics-orders N only N orders drawn at random play the correction's rounds.
+    With --physics-orders N only N orders drawn at random play the correction's rounds
+    (2,000 by default when more orders are swept).
     The intervals include the correction's uncertainty. --referee NAME plays every
     round with that referee instead. --find races for the hardest and easiest orders.
     Results do not depend on --workers or --scheduler.
@@ -269,8 +286,10 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int, physics_orde
                             "(or name one --referee)")
         from kipp.analysis.physics_quality import Plan
 
-        if physics_orders is not None and physics_orders > len(orders):
+        if physics_orders and physics_orders > len(orders):
             raise UserError(f"--physics-orders: {physics_orders:,} is more than the {len(orders):,} orders swept")
+        if physics_orders is None:
+            physics_orders = SAMPLED_FROM if len(orders) > SAMPLED_FROM else 0
         plan = Plan(fast_rounds=rounds or 300, paired_rounds=physics_rounds, physics_anchors=anchors,
                     fast_anchors=10 * anchors, paired_orders=physics_orders or 0)
         _quality(orders, orders_spec, model, bot, plan, params, seed, workers, scheduler, out, plot, csv_out, top,

@@ -217,7 +217,7 @@ def test_help_explains_common_random_numbers():
     (["--find", "worst:3"], "--find: 'worst:3': expected hardest:N or easiest:N"),
     (["--rounds", "1"], "--rounds: the physics-quality estimate needs at least 2 rounds"),
     (["--physics-rounds", "1"], "--physics-rounds: expected a whole number >= 2"),
-    (["--physics-orders", "1"], "--physics-orders: expected a whole number >= 2"),
+    (["--physics-orders", "1"], "--physics-orders: expected all or a whole number >= 2"),
     (["--orders", "sample:5", "--physics-orders", "6"], "--physics-orders: 6 is more than the 5 orders swept"),
 ])
 def test_cli_bad_input_is_one_error_line(fast_referee, args, text):
