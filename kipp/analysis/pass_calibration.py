@@ -61,10 +61,6 @@ def turns_of_round(model: str, referee: str, seed: int, k: int, allowances=ALLOW
     return out
 
 
-def _task(model, referee, seed, k):
-    return turns_of_round(model, referee, seed, k)
-
-
 def report(turns: list[tuple], allowances=ALLOWANCES_DEG) -> dict:
     """Per allowance: mean estimate, crash rate, Brier score, and the turns the rule would pass."""
     p = np.array([t[0] for t in turns], dtype=float)
@@ -95,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         turns.extend(result)
         return 1
 
-    run_with_progress(_task, ((args.model, args.referee, args.seed, k) for k in range(args.rounds)), record,
+    run_with_progress(turns_of_round, ((args.model, args.referee, args.seed, k) for k in range(args.rounds)), record,
                       workers=args.workers, total=args.rounds, unit="round", desc="rounds")
     result = {"model": args.model, "referee": args.referee, "rounds": args.rounds, **report(turns),
               "allowances_deg": list(ALLOWANCES_DEG), "per_turn": sorted(turns)}
