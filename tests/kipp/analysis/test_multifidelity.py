@@ -45,16 +45,17 @@ def _sample(rng, x, fast_mean, delta, fast_rounds=200, paired_rounds=10, anchors
     return t
 
 
-def test_unbiased_and_covering_at_the_nominal_rate():
-    world = _world(np.random.default_rng(1))
+def _repeated(design, world, seeds):
+    """Per seed of ``seeds``: the estimate's error per order, and whether its interval covers the truth."""
     x, fast_mean, delta = world
     truth = SCALE * (fast_mean + delta)
-    errors, covered = [], []
-    for seed in range(40):
-        est = estimate(_sample(np.random.default_rng(100 + seed), *world), x)
-        errors.append(est.mean - truth)
-        covered.append(np.abs(est.mean - truth) <= 1.96 * est.se)
-    errors = np.array(errors)
+    estimates = [estimate(design(np.random.default_rng(seed), *world), x) for seed in seeds]
+    return (np.array([e.mean - truth for e in estimates]),
+            np.array([np.abs(e.mean - truth) <= 1.96 * e.se for e in estimates]))
+
+
+def test_unbiased_and_covering_at_the_nominal_rate():
+    errors, covered = _repeated(_sample, _world(np.random.default_rng(1)), range(100, 140))
     # the error averaged over seeds and orders is zero within its own noise
     per_seed = errors.mean(axis=1)
     assert abs(per_seed.mean()) < 3 * per_seed.std(ddof=1) / np.sqrt(len(per_seed))
@@ -83,15 +84,8 @@ def test_the_sampled_correction_is_unbiased_and_covers(tau, most):
     """Paired rounds on a sample of the orders only: the orders not sampled are covered by the
     features' model and the random effect, the sampled ones also by their own rounds. Without
     an order effect the intervals over-cover: tau^2 is taken at its upper bound."""
-    world = _world(np.random.default_rng(6), tau=tau)
-    x, fast_mean, delta = world
-    truth = SCALE * (fast_mean + delta)
-    errors, covered = [], []
-    for seed in range(100):
-        est = estimate(_sampled(np.random.default_rng(1000 + seed), *world), x)
-        errors.append(est.mean - truth)
-        covered.append(np.abs(est.mean - truth) <= 1.96 * est.se)
-    per_seed = np.array(errors).mean(axis=1)
+    errors, covered = _repeated(_sampled, _world(np.random.default_rng(6), tau=tau), range(1000, 1100))
+    per_seed = errors.mean(axis=1)
     assert abs(per_seed.mean()) < 3 * per_seed.std(ddof=1) / np.sqrt(len(per_seed))
     assert 0.92 <= np.mean(covered) <= most, np.mean(covered)
 
