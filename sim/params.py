@@ -297,10 +297,16 @@ _SCHEMA: dict[str, Any] = {
 _BARREL_KEYS = tuple(_SCHEMA["barrels"].schema)
 
 
+PHYSICS_REVISION = 2
+"""The physics referee's code, as it decides: raise it with any change to what a decision
+returns for the same parameters (2: towers fall across the slice, :mod:`sim.sideways`)."""
+
+
 def physics_fingerprint(params: Params) -> str:
     """A short hash of everything the physics referee uses (the fast referee's margins left
-    out): labels made by physics under another fingerprint are stale."""
-    text = repr([getattr(params, f.name) for f in fields(params) if f.name != "fast"])
+    out) and of :data:`PHYSICS_REVISION`: labels made by physics under another fingerprint
+    are stale."""
+    text = repr([PHYSICS_REVISION] + [getattr(params, f.name) for f in fields(params) if f.name != "fast"])
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

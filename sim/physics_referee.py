@@ -14,7 +14,9 @@ does not re-settle):
    ``settle.max_time_s`` more.
 
 The tower has crashed if a fall (:meth:`~sim.world.TowerWorld.find_fall`) is seen in
-any frame (checked once per 60 Hz frame, 16 steps at the default 960 Hz). That is the **plain
+any frame (checked once per 60 Hz frame, 16 steps at the default 960 Hz), or if the stack
+falls across the slice, where the 2D world cannot tip it (:mod:`sim.sideways`; judged once
+per phase, when the deck is at rest). That is the **plain
 loop** (``plain=True``), the reference. By default the referee stops a phase early
 when its outcome is certain: at the first fall, or once the tower is certain to stand
 (its kinetic energy far below the smallest barrier against toppling, :mod:`sim.energy`).
@@ -39,6 +41,7 @@ import math
 from sim.energy import barrier_bound, kinetic_energy, smallest_barrier
 from sim.geometry import deck_gradient, downhill_direction, from_slice, into_recess, slope_along, to_slice
 from sim.params import Params, load_params
+from sim.sideways import sideways_fall
 from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
 from sim.turn_profile import turn_duration_s
 from sim.world import Fall, TowerWorld
@@ -117,6 +120,7 @@ class DecisionRun:
         self._deadline_s = self.params.settle.max_time_s
         self._calm_since: float | None = None
         self._standing: TowerState | None = None
+        self._across_due = [*((b.size, b.x_m, b.y_m) for b in self._tower.barrels), (placement.size, x, y)]
 
     def _start_turn(self) -> None:
         turn = self._turn
@@ -138,6 +142,7 @@ class DecisionRun:
         self._deadline_s = duration + self.params.settle.max_time_s
         self._calm_since = None
         self._standing = None
+        self._across_due = [(b.size, b.x_m, b.y_m) for b in self._tower.barrels]
 
     def _build_world(self, tower: TowerState, direction: float, deck_slope: float | None, *,
                      placed: tuple | None = None, end_slope: float | None = None) -> TowerWorld:
@@ -156,7 +161,7 @@ class DecisionRun:
         world.steps(self.steps_per_frame)
         if self._fall is None:  # once fallen (plain loop) barrels may fall freely off the deck
             world.check_sane()
-            self._fall = world.find_fall()
+            self._fall = world.find_fall() or self._fall_across()
             if self._fall is not None:
                 if not self.plain:
                     return self._finish(self._fall)
@@ -172,6 +177,26 @@ class DecisionRun:
                 return None
             return self._finish(self._fall)
         return None
+
+    def _fall_across(self) -> Fall | None:
+        """A fall across the slice (:mod:`sim.sideways`), judged once per phase as soon as the
+        deck is at rest in the slice's frame: at once when placing, when the turn has ended.
+
+        Across the slice the deck is then level and the offsets across are those the phase
+        began with (the slice keeps them fixed). During a turn the deck's tilt across the new
+        slice goes from the old tilt's share to zero; the stack's foot moves on a line, and
+        the contact is convex, so the end of the turn decides."""
+        if self._across_due is None or self.world.deck_moving:
+            return None
+        barrels, self._across_due = self._across_due, None
+        specs = [self.params.barrel(size) for size, _, _ in barrels]
+        across = [to_slice(x, y, self.slice_direction_rad)[1] for _, x, y in barrels]
+        fallen = sideways_fall([s.mass_kg for s in specs], [s.end_diameter_m / 2 for s in specs], across)
+        if fallen is None:
+            return None
+        k, shortfall = fallen
+        return Fall(k, f"barrel {k + 1} ({specs[k].name}) and those above fell sideways: their centre of mass "
+                       f"is {shortfall * 1000:.1f} mm across the slice beyond the contact under it")
 
     def _standing_tower(self) -> TowerState:
         """The tower as it stood when it was first certain to stand, else as it is now.

@@ -34,7 +34,8 @@ def test_pitch_and_mean_intervals_cover_the_truth_95_percent_of_the_time():
 
 
 def test_friction_from_turns_uses_the_ship_geometry():
-    per_turn = math.degrees(math.atan(3.5 / 105.0))  # red rises 3.5 mm at x = 70 mm; the hinge line is x = -35 mm
+    pitch_mm = PARAMS.ship.thread_pitch_m * 1000
+    per_turn = math.degrees(math.atan(pitch_mm / 105.0))  # red rises a pitch at x = 70 mm; the hinge line is x = -35 mm
     m = parse_measurements({"slide": [{"pair": "barrel-deck", "turns": {"red": 1.0}},
                                       {"pair": "barrel-deck", "tilt_deg": per_turn}]})
     angles = slide_angles_deg(m, PARAMS.ship)

@@ -167,7 +167,16 @@ def test_crash_phases_and_thresholds():
         tower = referee.decide(tower, Placement(size, *tower.top_xy()), None).tower
     missed = referee.decide(tower, Placement("small", tower.top_xy()[0] + 0.015, 0.0), Turn("red", 1.0))
     assert missed.crashed and missed.phase == "place" and missed.tower.turns == (0.0, 0.0, 0.0)
-    tilted = referee.turn(tower, Turn("red", 1.0))
+    # as many red turns as the centred 12-stack stands (its static margin on a level deck
+    # is its critical tilt), then one more while the 12th barrel goes on: that turn tips it
+    params = referee.params
+    twelve = referee.decide(tower, Placement("small", *tower.top_xy()), None).tower
+    critical, _ = static_margin_one(params, SizeTable.from_params(params), twelve.barrels, (0.0, 0.0), 0.0,
+                                    math.radians(params.fast.recess_wall_contact_deg))
+    per_turn = math.atan(math.hypot(*deck_gradient(params.ship, {"red": 1.0})))
+    tilted = tower
+    for _ in range(int(critical // per_turn)):
+        tilted = referee.turn(tilted, Turn("red", 1.0))
     steep = referee.decide(tilted, Placement("small", *tilted.top_xy()), Turn("red", 1.0))
     assert steep.crashed and steep.phase == "turn"
     assert "static margin" in steep.reason

@@ -26,14 +26,14 @@ def test_half_a_turn_gives_half_the_gradient_of_a_full_turn(sailor):
 
 
 def test_one_full_turn_tilts_the_plane_through_the_three_screw_tops():
-    # Red at the bow (70, 0) mm rises by one pitch (3.5 mm); yellow and blue stay at 0 on
-    # the line x = -35 mm. The plane through those three points rises 3.5 mm over 105 mm
-    # toward the bow: gradient (3.5/105, 0), tilt atan(3.5/105) = 1.909 deg, leaning aft.
+    # Red at the bow (70, 0) mm rises by one pitch p (3.0 mm by default); yellow and blue
+    # stay at 0 on the line x = -35 mm. The plane through those three points rises p over
+    # 105 mm toward the bow: gradient (p/105, 0), tilt atan(p/105) (1.637 deg at 3.0 mm), leaning aft.
     gradient = deck_gradient(SHIP, {"red": 1.0})
-    assert SHIP.thread_pitch_m == 0.0035
-    assert gradient[0] == pytest.approx(3.5 / 105, rel=1e-9)
+    pitch_mm = SHIP.thread_pitch_m * 1000
+    assert gradient[0] == pytest.approx(pitch_mm / 105, rel=1e-9)
     assert gradient[1] == pytest.approx(0.0, abs=1e-12)
-    assert math.degrees(tilt_angle(gradient)) == pytest.approx(math.degrees(math.atan(3.5 / 105)), abs=1e-9)
+    assert math.degrees(tilt_angle(gradient)) == pytest.approx(math.degrees(math.atan(pitch_mm / 105)), abs=1e-9)
     assert math.cos(downhill_direction(gradient)) == pytest.approx(-1.0)  # toward the stern
 
 

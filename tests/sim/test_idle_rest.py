@@ -25,7 +25,7 @@ LIMIT_MM = 0.01
 
 def centred_tower_on_a_red_turn() -> TowerState:
     """LLLLMMMMSSSS, each barrel placed at the tower spot, on a deck tilted by one full red
-    turn (1.91 deg at the default 3.5 mm pitch), the slice along its downhill direction."""
+    turn (1.64 deg at the default 3.0 mm pitch), the slice along its downhill direction."""
     turns = {"red": 1.0, "yellow": 0.0, "blue": 0.0}
     direction = downhill_direction(deck_gradient(REFEREE.params.ship, turns))
     tower = TowerState(turns=(1.0, 0.0, 0.0), slice_direction_rad=direction)

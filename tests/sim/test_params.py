@@ -25,7 +25,7 @@ def test_defaults_are_the_design_values_in_si_units():
     assert [b.name for b in params.barrels] == ["large", "medium", "small"]
     assert sum(b.count for b in params.barrels) == 12
     assert params.mu == 0.45
-    assert params.ship.thread_pitch_m == 0.0035  # the stated design assumption (default_params.toml)
+    assert params.ship.thread_pitch_m == 0.003  # the stated design assumption (default_params.toml)
     assert params.solver.dt_s == 1 / 960 and params.solver.iterations == 60
     assert params.solver.collision_slop_m == 0.0002
     # screws on an equilateral triangle of circumradius 70 mm, red at the bow
