@@ -1,7 +1,8 @@
 """Is a bot's own crash estimate calibrated against the referee? The check behind the pass rule.
 
 The ``risk`` pass rule (:meth:`kipp.players.bots.Bot.wants_to_pass`) passes when the bot's
-estimate ``p`` that its coming turn crashes exceeds 1/2. The estimate is the bot's model of
+estimate ``p`` that its coming turn crashes exceeds :func:`~kipp.players.bots.pass_threshold`
+(0.4 at two players). The estimate is the bot's model of
 balance (the static check with ``turn_allowance_deg`` of tilt to spare after the turn, its
 placement error propagated through it), never the referee's verdict. Whether the rule pays
 depends on how well ``p`` matches how often the referee's towers really fall. This module
@@ -9,7 +10,7 @@ measures it: a bot of the model (never passing) plays rounds of the standard gam
 referee; at the start of every turn its estimate is taken for each allowance of a grid, and
 the turn's outcome (crashed or not) is recorded. Per allowance the report gives the mean
 estimate against the crash rate, the Brier score, and the crash rate among the turns the
-rule would pass (it pays only if that rate is above 1/2).
+rule would pass in a two-player game (it pays only if that rate is above the threshold too).
 
 Run: ``python -m kipp.analysis.pass_calibration --model skilled --rounds 200 --referee physics``
 (streams ``("holdout", k, ...)``: rounds independent of the sweeps').
@@ -26,6 +27,7 @@ import numpy as np
 from kipp.analysis.difficulty import cached_referee, next_action, round_streams
 from kipp.analysis.export import write_json
 from kipp.analysis.sweep import run_with_progress
+from kipp.players.bots import pass_threshold
 from kipp.players.models import make_bot
 from kipp.rules.actions import Shuffle
 from kipp.rules.config import GameConfig
@@ -34,7 +36,8 @@ from sim.params import load_params
 from sim.seeds import stream
 
 ALLOWANCES_DEG = (-1.0, -0.5, -0.25, 0.0, 0.25, 0.5)
-"""The turn allowances tried, degrees of tilt to spare after the turn (0.5: today's default)."""
+"""The turn allowances tried, degrees of tilt to spare after the turn (-0.5: the bots' default)."""
+TWO_PLAYER_THRESHOLD = pass_threshold(2)
 
 
 def turns_of_round(model: str, referee: str, seed: int, k: int, allowances=ALLOWANCES_DEG) -> list[tuple]:
@@ -67,7 +70,7 @@ def report(turns: list[tuple], allowances=ALLOWANCES_DEG) -> dict:
     crashed = np.array([t[1] for t in turns], dtype=float)
     out = {"turns": len(turns), "crash_rate": float(crashed.mean()), "allowances": {}}
     for i, a in enumerate(allowances):
-        passes = p[:, i] > 0.5
+        passes = p[:, i] > TWO_PLAYER_THRESHOLD
         out["allowances"][str(a)] = {
             "mean_estimate": float(p[:, i].mean()), "brier": float(np.mean((p[:, i] - crashed) ** 2)),
             "would_pass": int(passes.sum()),

@@ -52,7 +52,7 @@ def game(players: str, seed: int, barrels: int, half_turn: bool, sea_dogs: bool,
 
     Every player is a bot of the player model --bots (casual by default: aims at the
     centre with the parameter set's placement error, 1.5 mm by default; levels the deck
-    on a wild roll; passes cautiously in Old Sea Dogs). The same seed and options give
+    on a wild roll; passes on its own crash estimate in Old Sea Dogs). The same seed and options give
     the same transcript; save the --json output to check it later with
     `kipp replay FILE --check` (the recording names each player's model).
     """

@@ -10,21 +10,26 @@ The numbers are choices, defended here:
   first game: twice the default error), turns any sailor on a wild roll and never passes.
 - ``casual`` is the bot of the first version: centre aim, the parameter set's hand
   (``[placement] sigma_mm``, 1.5 mm by default, or what ``kipp calibrate`` fitted), levels
-  the deck on a wild roll, passes in Old Sea Dogs when the worst face could tilt the deck
-  past the tower's critical tilt. The default for a bare ``bot``.
+  the deck on a wild roll. The default for a bare ``bot``. In Old Sea Dogs it passes on its
+  own crash estimate, like ``skilled``: against a never-passing twin, physics referee, 300
+  games x 2 seatings (seed 1), that pass gains +0.60 chips a game [+0.47, +0.74] and 29.5
+  points of wins [23.4, 35.6]. The first version's rule, ``cautious`` (pass when the worst
+  face could tilt the deck past the tower's critical tilt), lost 0.90 chips [0.70, 1.11]
+  and 25.5 points of wins [18.6, 32.4] in the same games.
 - ``skilled`` sets each barrel a little uphill of the coming tilt (the ``balance`` aim)
   with a steady 1 mm hand; levels the deck on a wild roll; passes in Old Sea Dogs on its
-  own crash estimate, like ``expert``. (With ``casual``'s rule, which judges a centred
-  tower, it passed far too often: against a never-passing twin, fast referee, 4 games x 2
-  seatings, -5.25 [-9.07, -1.43] chips per game; with its own estimate, 30 games,
-  +0.82 [+0.38, +1.26]. Under physics neither pays yet: the estimate comes from the
-  static check, which is pessimistic for balanced towers that physics keeps standing;
-  with the physics referee, 60 games x 2 seatings, the skilled pass still costs
-  0.95 [0.45, 1.45] chips a game, and casual's 0.87 [0.48, 1.26] over 100 games:
-  ``python -m kipp.analysis.pass_payoff``.)
+  own crash estimate, like ``expert``, counting that the next player must then play the
+  same tower (:func:`kipp.players.bots.pass_threshold`). (With ``casual``'s rule, which
+  judges a centred tower, it passed far too often: fast referee, 4 games x 2 seatings,
+  -5.25 [-9.07, -1.43] chips per game against a never-passing twin.) Against a
+  never-passing twin, physics referee, 500 games x 2 seatings
+  (``python -m kipp.analysis.pass_payoff --model skilled --games 500 --seed 1``), its pass
+  wins 8.0 points more games [2.6, 13.4] and leaves the chips even (+0.04 [-0.10, +0.18]
+  per game). Before the physics saw towers fall across its slice and the bot's turn
+  allowance was calibrated, the same comparison (60 games) lost 0.95 chips a game.
 - ``expert`` balances with a 0.5 mm hand, chooses the sailor of a wild roll together with
-  the aim, and passes in Old Sea Dogs when its own estimate of the crash probability makes
-  the expected two chips of a crash dearer than the certain one of a pass.
+  the aim, and passes as ``skilled`` does (500 games x 2 seatings: +4.8 points of wins
+  [-0.5, +10.1], chips +0.02 [-0.13, +0.17]).
 
 >>> bot = make_bot("skilled", "Ann")
 >>> bot.aim, bot.sigma_mm, bot.model
@@ -66,13 +71,13 @@ class PlayerModel:
         wild = {"leveler": "levels the deck on a wild roll", "random": "turns any sailor on a wild roll",
                 "joint": "picks a wild roll's sailor with the aim"}[self.wild]
         passing = {"never": "never passes", "cautious": "passes when the worst face could tip the tower",
-                   "risk": "passes when its own crash estimate exceeds 1/2"}[self.passing]
+                   "risk": "passes when its own crash estimate exceeds N/(2N+1) at N players"}[self.passing]
         return f"{self.name}: {aim}, {hand}, {wild}, {passing}"
 
 
 MODELS: dict[str, PlayerModel] = {m.name: m for m in (
     PlayerModel("novice", aim="centre", sigma_mm=3.0, wild="random", passing="never"),
-    PlayerModel("casual", aim="centre", sigma_mm=None, wild="leveler", passing="cautious"),
+    PlayerModel("casual", aim="centre", sigma_mm=None, wild="leveler", passing="risk"),
     PlayerModel("skilled", aim="balance", sigma_mm=1.0, wild="leveler", passing="risk"),
     PlayerModel("expert", aim="balance", sigma_mm=0.5, wild="joint", passing="risk"),
 )}

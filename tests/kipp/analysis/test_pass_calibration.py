@@ -19,7 +19,10 @@ def test_every_turn_is_recorded_and_only_the_last_can_crash(k):
 
 
 def test_report_counts_the_turns_the_rule_would_pass():
-    turns = [((0.9,) * len(ALLOWANCES_DEG), 1), ((0.9,) * len(ALLOWANCES_DEG), 0), ((0.1,) * len(ALLOWANCES_DEG), 0)]
+    """At two players the rule passes above 0.4 (kipp.players.bots.pass_threshold): 0.45 passes."""
+    n = len(ALLOWANCES_DEG)
+    turns = [((0.9,) * n, 1), ((0.9,) * n, 0), ((0.45,) * n, 0), ((0.1,) * n, 0)]
     r = report(turns)["allowances"]["0.5"]
-    assert r["would_pass"] == 2 and r["crash_rate_when_passing"] == 0.5 and r["crash_rate_when_playing"] == 0.0
-    assert r["brier"] == pytest.approx((0.1**2 + 0.9**2 + 0.1**2) / 3)
+    assert r["would_pass"] == 3 and r["crash_rate_when_passing"] == pytest.approx(1 / 3)
+    assert r["crash_rate_when_playing"] == 0.0
+    assert r["brier"] == pytest.approx((0.1**2 + 0.9**2 + 0.45**2 + 0.1**2) / 4)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kipp.players.balance import AIM_REACH, BalanceJudge
-from kipp.players.bots import Bot
+from kipp.players.bots import Bot, pass_threshold
 from kipp.rules.actions import Pass, Play, Shuffle
 from kipp.rules.config import GameConfig
 from kipp.rules.state import GameState
@@ -125,6 +125,24 @@ def test_the_risk_rule_passes_when_a_crash_is_likely_and_plays_when_it_is_not():
     rng = np.random.default_rng(0)
     assert expert.act(level, rng) == Play()
     assert expert.act(leaning, rng) == Pass()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_the_pass_threshold_is_where_passing_and_playing_are_worth_the_same(players):
+    """Chips against the average of the others, counted outcome by outcome: playing loses 2
+    with probability p; passing loses 1, then the next player crashes (loses 2) with the
+    same p or takes the passed chip. Below the threshold playing is the better bet, above it passing."""
+    def relative(p: float, passing: bool) -> float:
+        others = players - 1
+        if not passing:
+            return p * -2.0
+        return -1.0 + p * (2.0 / others) + (1 - p) * (-1.0 / others)
+
+    threshold = pass_threshold(players)
+    assert relative(threshold, True) == pytest.approx(relative(threshold, False))
+    assert relative(threshold - 0.05, True) < relative(threshold - 0.05, False)
+    assert relative(threshold + 0.05, True) > relative(threshold + 0.05, False)
+    assert 0.4 <= threshold < 0.5
 
 
 def test_joint_needs_the_balance_aim():
