@@ -39,19 +39,15 @@ def sideways_fall(masses_kg: Sequence[float], radii_m: Sequence[float],
     (m). Returns ``(k, shortfall_m)``: interface ``k`` (under barrel ``k``; 0 is the deck)
     and how far (m) the centre of mass of barrels ``k`` and up lies outside its contact.
     """
-    n = len(masses_kg)
-    suffix_mass, suffix_moment = [0.0] * n, [0.0] * n
-    mass = moment = 0.0
-    for k in range(n - 1, -1, -1):
+    fallen, mass, moment = None, 0.0, 0.0
+    for k in range(len(masses_kg) - 1, -1, -1):  # from the top down: each stack's centre of mass
         mass += masses_kg[k]
         moment += masses_kg[k] * across_m[k]
-        suffix_mass[k], suffix_moment[k] = mass, moment
-    for k in range(n):
-        com = suffix_moment[k] / suffix_mass[k]
+        com = moment / mass
         low, high = across_m[k] - radii_m[k], across_m[k] + radii_m[k]
         if k > 0:
             low, high = max(low, across_m[k - 1] - radii_m[k - 1]), min(high, across_m[k - 1] + radii_m[k - 1])
         shortfall = max(low - com, com - high)
         if shortfall > 0.0:
-            return k, shortfall
-    return None
+            fallen = k, shortfall  # the lowest such interface is the one that falls
+    return fallen
