@@ -31,26 +31,25 @@ from sim.params import SCREWS, Params, load_params
 AIM_POLICIES = ("centre", "balance")
 WILD_POLICIES = ("leveler", "random", "joint")
 PASS_POLICIES = ("never", "cautious", "risk")
-CRASH_COST_CHIPS = 2
-"""What a crash costs in Old Sea Dogs, the only variant with passing (a pass costs 1)."""
 
 
-def pass_threshold(players: int) -> float:
-    """The crash probability above which the ``risk`` rule passes, with ``players`` at the table.
+def pass_threshold(players: int, crash_chips: int) -> float:
+    """The crash probability above which the ``risk`` rule passes, with ``players`` at the table
+    and a crash costing ``crash_chips`` (``GameConfig.crash_penalty``: 2 in Old Sea Dogs).
 
     Counted in chips against the average of the other players (N of them at the table, so
-    N - 1 others). Playing costs :data:`CRASH_COST_CHIPS` (2) with the crash probability p.
+    N - 1 others). Playing costs c = ``crash_chips`` with the crash probability p.
     Passing costs one chip for certain; the next player, who may not pass, then plays the
-    same tower: with probability q they crash and lose 2, 2 / (N - 1) on the passer's side
+    same tower: with probability q they crash and lose c, c / (N - 1) on the passer's side
     of the average, else they gain the passed chip, 1 / (N - 1) against the passer. The bot
     judges their turn by its own (q = p: the same tower, the same die). Passing is the
-    better bet when -1 + (3p - 1) / (N - 1) > -2p, that is when p > N / (2N + 1) (with a
-    crash costing c chips, N / (cN + 1)): 0.4 for two players, 0.44 for four, tending to
-    1/2 (the passer's own chips alone) as the table grows. With one player nobody follows: 1/2.
+    better bet when -1 + ((c + 1) p - 1) / (N - 1) > -c p, that is when p > N / (cN + 1):
+    with c = 2, 0.4 for two players, 0.44 for four, tending to 1/2 (the passer's own chips
+    alone) as the table grows. With one player nobody follows: 1/c.
     """
     if players < 2:
-        return 0.5
-    return players / (CRASH_COST_CHIPS * players + 1)
+        return 1 / crash_chips
+    return players / (crash_chips * players + 1)
 
 
 def deck_tilt_deg(params: Params, turns: dict[str, float]) -> float:
@@ -217,7 +216,8 @@ class Bot:
         if self.passing == "never":
             return False
         if self.passing == "risk":
-            return self.crash_probability(state) > pass_threshold(len(state.config.players))
+            config = state.config
+            return self.crash_probability(state) > pass_threshold(len(config.players), config.crash_penalty)
         turns = state.turns_by_sailor()
         fraction = state.config.fraction
         faces = [face for face in state.config.faces if face != WILD]

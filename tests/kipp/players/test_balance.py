@@ -138,7 +138,7 @@ def test_the_pass_threshold_is_where_passing_and_playing_are_worth_the_same(play
             return p * -2.0
         return -1.0 + p * (2.0 / others) + (1 - p) * (-1.0 / others)
 
-    threshold = pass_threshold(players)
+    threshold = pass_threshold(players, 2)
     assert relative(threshold, True) == pytest.approx(relative(threshold, False))
     assert relative(threshold - 0.05, True) < relative(threshold - 0.05, False)
     assert relative(threshold + 0.05, True) > relative(threshold + 0.05, False)
