@@ -15,7 +15,8 @@ The paths in use (``i``, ``k``, ``g`` indices):
   ``("round", k, "wild")``; a sample of orders from ``("order sample",)``; the physics-quality
   estimate's anchor round ``j`` from ``("anchor", j, ...)`` (its order from
   ``("anchor", j, "order sample")``) and the coverage check's reference rounds from
-  ``("holdout", k, ...)``;
+  ``("holdout", k, ...)``; the panel of top-up round ``j`` of stage ``s`` from
+  ``("topup panel", s, j)``;
 - the benchmark situations: their games from ``derived_seed(root, "benchmark game", g)``,
   their selection from ``("benchmark selection",)``; the physics turn situations from
   ``("turn situation", i)``;
@@ -33,7 +34,8 @@ import numpy as np
 
 STREAMS: dict[str, int] = {name: code for code, name in enumerate((
     "die", "shuffle", "bot", "game", "round", "place", "wild", "order sample", "benchmark game",
-    "benchmark selection", "turn situation", "synthetic", "likelihood", "anchor", "holdout", "paired"), start=1)}
+    "benchmark selection", "turn situation", "synthetic", "likelihood", "anchor", "holdout", "paired",
+    "topup panel"), start=1)}
 """Stream name -> the integer it stands for in a spawn key (fixed: results depend on them)."""
 
 

@@ -12,12 +12,18 @@ interval over the orders:
   undercounts: the reference's own noise moves it out of a correct interval);
 - *paired*: the estimate and the reference differ by less than 1.96 standard errors of
   their difference (both are unbiased for the same value, and independent).
+
+The report keeps every held-out order's reference (mean and standard error per metric), so
+``--reference REPORT.json`` checks another sweep of the same orders (a topped-up one, say)
+against the same physics rounds without playing them again.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -45,14 +51,12 @@ def _block(model: RoundModel, referee: str, params, seed: int, held: list, round
             np.array([[r.completed for r in row] for row in out]))
 
 
-def check(results: str, orders: list, model: RoundModel, seed: int, holdout: int, rounds: int,
-          referee: str = "physics", workers: int = 1, progress: bool = True) -> dict:
-    """The coverage report (see the module docstring) as a JSON-ready dict (default parameters)."""
-    estimate = read_quality(results, orders)
-    picked = np.sort(stream(seed, "holdout", "order sample").choice(len(orders), holdout, replace=False))
+def references(orders: list, picked: np.ndarray, model: RoundModel, seed: int, rounds: int, referee: str,
+               workers: int, progress: bool) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Per metric: the held-out orders' reference means and their standard errors."""
     held = [orders[int(i)] for i in picked]
-    stacked = np.zeros((rounds, holdout))
-    completed = np.zeros((rounds, holdout))
+    stacked = np.zeros((rounds, len(held)))
+    completed = np.zeros((rounds, len(held)))
 
     def record(result) -> int:
         first, s, c = result
@@ -64,12 +68,34 @@ def check(results: str, orders: list, model: RoundModel, seed: int, holdout: int
              for first in range(0, rounds, BLOCK))
     run_with_progress(_block, tasks, record, workers=workers, progress=progress, total=rounds, unit="round",
                       desc="held-out physics rounds")
+    return {name: (values.mean(axis=0), values.std(axis=0, ddof=1) / np.sqrt(rounds))
+            for name, values in (("stacked", stacked), ("completed", completed))}
+
+
+def reused_references(report: dict, held_out: list[str], rounds: int, referee: str):
+    """The references of an earlier report, if it held out the same orders with the same rounds."""
+    if report.get("held_out") != held_out or report.get("rounds") != rounds or report.get("referee") != referee:
+        raise ValueError("the reference report held out other orders, or played other rounds or another referee")
+    if "reference" not in report["stacked"]:
+        raise ValueError("the reference report does not keep its references (made before they were kept)")
+    return {name: (np.array(report[name]["reference"]), np.array(report[name]["reference_se_per_order"]))
+            for name in ("stacked", "completed")}
+
+
+def check(results: str, orders: list, model: RoundModel, seed: int, holdout: int, rounds: int,
+          referee: str = "physics", workers: int = 1, progress: bool = True, reference: dict | None = None) -> dict:
+    """The coverage report (see the module docstring) as a JSON-ready dict (default parameters);
+    ``reference``: an earlier report whose references to use instead of playing them."""
+    estimate = read_quality(results, orders)
+    picked = np.sort(stream(seed, "holdout", "order sample").choice(len(orders), holdout, replace=False))
+    held_out = [estimate.lines[i] for i in picked]
+    refs = (reused_references(reference, held_out, rounds, referee) if reference is not None else
+            references(orders, picked, model, seed, rounds, referee, workers, progress))
     report = {"results": str(results), "orders": holdout, "rounds": rounds, "referee": referee,
-              "held_out": [estimate.lines[i] for i in picked]}
-    for name, values, est, bounds in (("stacked", stacked, estimate.stacked, estimate.stacked_interval()),
-                                      ("completed", completed, estimate.completed, estimate.p_interval())):
-        ref = values.mean(axis=0)
-        ref_se = values.std(axis=0, ddof=1) / np.sqrt(rounds)
+              "held_out": held_out}
+    for name, est, bounds in (("stacked", estimate.stacked, estimate.stacked_interval()),
+                              ("completed", estimate.completed, estimate.p_interval())):
+        ref, ref_se = refs[name]
         low, high = (b[picked] for b in bounds)
         mean, se = est.mean[picked], est.se[picked]
         strict = int(np.sum((low <= ref) & (ref <= high)))
@@ -79,7 +105,8 @@ def check(results: str, orders: list, model: RoundModel, seed: int, holdout: int
             "paired": paired, "paired_interval": wilson_interval(paired, holdout),
             "mean_error": float(np.mean(mean - ref)), "estimate_se": float(np.mean(se)),
             "reference_se": float(np.mean(ref_se)),
-            "z": ((mean - ref) / np.sqrt(se**2 + ref_se**2)).round(3).tolist()}
+            "z": ((mean - ref) / np.sqrt(se**2 + ref_se**2)).round(3).tolist(),
+            "reference": ref.tolist(), "reference_se_per_order": ref_se.tolist()}
     return report
 
 
@@ -94,10 +121,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=400)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--json", default=None, help="write the report here")
+    parser.add_argument("--reference", default=None, metavar="REPORT.json",
+                        help="use the references of this earlier report (same orders and rounds) instead of playing")
     args = parser.parse_args(argv)
     orders = resolve_orders(args.orders, args.barrels, args.seed)
+    reference = json.loads(Path(args.reference).read_text()) if args.reference else None
     report = check(args.results, orders, RoundModel(barrels=args.barrels, player=args.player), args.seed,
-                   args.holdout, args.rounds, workers=args.workers)
+                   args.holdout, args.rounds, workers=args.workers, reference=reference)
     for name in ("stacked", "completed"):
         r = report[name]
         print(f"{name}: strict {r['strict']}/{args.holdout} {np.round(r['strict_interval'], 3).tolist()}, "

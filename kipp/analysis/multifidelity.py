@@ -40,6 +40,16 @@ over the independent sampled orders; then ``grand_diff = a`` and
 ``corr_o = (x_o - xbar) b``, with the empirical-Bayes step for the sampled orders
 themselves and the random effect ``tau^2`` (upper bound, as above) added for the rest.
 
+*Top-up rounds* (for a target on every order's interval): after the planned rounds, an order
+whose interval is still too wide plays more fast rounds, as many as its round-to-round
+variance so far says it needs (:func:`rounds_needed`). Orders play them in groups that
+share a round, so the group's mean is no longer the mean over all orders; each top-up round
+also plays a *panel* of orders drawn at random for that round, whose mean ``M_k`` is an
+unbiased stand-in for the round's mean over all orders. An order's relative part is then
+the mean of ``y_ok - m_k`` over its planned rounds and ``y_ok - M_k`` over its top-up rounds,
+each unbiased for ``mu_o - mean_o mu_o``. Which orders top up depends on their variance, not
+their mean (a two-stage sample size, as in Stein's procedure).
+
 The parts come from disjoint rounds, so the variance of the estimate is the sum of theirs;
 the 95% interval is the estimate +- 1.96 standard errors (clipped to [0, 1] for
 P(complete)). Every part is unbiased (the pooled one up to the model, whose error the
@@ -95,6 +105,13 @@ class Totals:
     sample_sum: np.ndarray | None = None
     """Per sampled order: the sum over its rounds of physics minus fast."""
     sample_sq: np.ndarray | None = None
+    topup_scale: int = 0
+    """Panel size of the top-up rounds (their deviations are scaled by it); 0: none played."""
+    topup_rounds: np.ndarray | None = None
+    """Per order: top-up rounds played (fast rounds beyond ``fast_rounds``)."""
+    topup_sum: np.ndarray | None = None
+    """Per order: the sum of its top-up rounds' deviations from their panel's mean, times the panel size."""
+    topup_sq: np.ndarray | None = None
     fast_anchors: int = 0
     fast_anchor_sum: int = 0
     fast_anchor_sq: int = 0
@@ -135,6 +152,25 @@ class Totals:
         d = np.atleast_2d(np.asarray(physics, dtype=np.int64) - np.asarray(fast, dtype=np.int64))
         np.add.at(self.sample_sum, positions, d.sum(axis=0))
         np.add.at(self.sample_sq, positions, (d * d).sum(axis=0))
+
+    def add_topup(self, index: np.ndarray, y: np.ndarray, panel: np.ndarray) -> None:
+        """Top-up rounds of the orders ``index`` (distinct): ``y`` (rounds x orders) their outcomes,
+        ``panel`` (rounds x P) those of the round's panel of P orders drawn at random."""
+        y, panel = (np.atleast_2d(np.asarray(a, dtype=np.int64)) for a in (y, panel))
+        if self.topup_rounds is None:
+            self.topup_scale = panel.shape[1]
+            self.topup_rounds, self.topup_sum, self.topup_sq = (np.zeros(self.n, dtype=np.int64) for _ in range(3))
+        if panel.shape[1] != self.topup_scale:
+            raise ValueError(f"every top-up round needs a panel of {self.topup_scale} orders, got {panel.shape[1]}")
+        dev = panel.shape[1] * y - panel.sum(axis=1, keepdims=True)
+        self.topup_rounds[index] += dev.shape[0]
+        self.topup_sum[index] += dev.sum(axis=0)
+        self.topup_sq[index] += (dev * dev).sum(axis=0)
+
+    def fast_rounds_per_order(self) -> np.ndarray:
+        """Per order: fast rounds played in all (planned and top-up)."""
+        top = self.topup_rounds if self.topup_rounds is not None else 0
+        return np.full(self.n, self.fast_rounds, dtype=np.int64) + top
 
     def add_fast_anchors(self, y: np.ndarray) -> None:
         y = np.asarray(y, dtype=np.int64)
@@ -190,9 +226,12 @@ def estimate(totals: Totals, x: np.ndarray | None = None) -> Estimate:
     t = totals
     n = t.n
     grand_fast, grand_fast_var = _mean_var(t.fast_anchor_sum, t.fast_anchor_sq, t.fast_anchors)
-    kf = t.fast_rounds
-    rel = t.rel_sum / (n * kf)
-    rel_var = np.maximum(0.0, (t.rel_sq / n**2 - kf * rel**2) / (kf - 1)) / kf if kf > 1 else np.full(n, np.nan)
+    kf = t.fast_rounds_per_order()
+    dev_sum, dev_sq = t.rel_sum / n, t.rel_sq / n**2
+    if t.topup_rounds is not None:
+        dev_sum, dev_sq = dev_sum + t.topup_sum / t.topup_scale, dev_sq + t.topup_sq / t.topup_scale**2
+    rel = dev_sum / kf
+    rel_var = np.maximum(0.0, (dev_sq - kf * rel**2) / (kf - 1)) / kf if t.fast_rounds > 1 else np.full(n, np.nan)
     if t.sample_index is None:
         grand_diff, grand_diff_var = _mean_var(t.diff_anchor_sum, t.diff_anchor_sq, t.physics_anchors)
         corr, corr_var, tau2, tau2_hat, r2 = _pooled_correction(t, x)
@@ -202,6 +241,19 @@ def estimate(totals: Totals, x: np.ndarray | None = None) -> Estimate:
     se = np.sqrt(grand_fast_var + grand_diff_var + rel_var + corr_var)
     return Estimate(mean, se, grand_fast, grand_fast_var, grand_diff, grand_diff_var, rel, rel_var, corr,
                     corr_var, tau2, tau2_hat, r2)
+
+
+def rounds_needed(est: Estimate, rounds: np.ndarray, half_width: float, most: int,
+                  inflate: float = 1.1) -> np.ndarray:
+    """Per order: the fast rounds in all (at least ``rounds``, the ones played) that bring its
+    95% half-width to ``half_width`` (in the estimate's unit), at the variance per round seen so
+    far times ``inflate`` (room for that variance's own error). An order that cannot get there
+    with fast rounds gets none: its other parts (the correction, the level) alone exceed
+    ``half_width``, or it would need more than ``most``."""
+    per_round = est.rel_var * rounds
+    room = (half_width / Z95) ** 2 - (est.se**2 - est.rel_var)
+    need = np.ceil(inflate * per_round / np.where(room > 0, room, 1.0))
+    return np.maximum(np.where((room > 0) & (need <= most), need, rounds), rounds).astype(np.int64)
 
 
 def _pooled_correction(t: Totals, x: np.ndarray | None):

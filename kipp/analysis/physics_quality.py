@@ -9,7 +9,16 @@ its sums. Four kinds of task, each one round (or one block of rounds):
   (streams ``("anchor", j, ...)``), with the fast referee, and the first ones with physics too;
 - with :attr:`Plan.paired_orders` (the sampled correction), a *sample block* instead of the
   paired rounds: sampled orders, the one at position ``i`` of the sample playing rounds
-  ``i * paired_rounds + k`` of its own (streams ``("paired", ...)``) with both referees.
+  ``i * paired_rounds + k`` of its own (streams ``("paired", ...)``) with both referees;
+- with :attr:`Plan.half_widths`, *top-up rounds* once the others are done: stage by stage, the
+  orders whose intervals are still wider than the target play more fast rounds, as many as
+  their variance so far says they need (:func:`kipp.analysis.multifidelity.rounds_needed`).
+  Top-up round ``j`` of a stage is round ``paired_rounds + j`` (the next of the order's fast
+  rounds) of the orders that need it, played with a panel of :data:`TOPUP_PANEL` orders drawn
+  at random for it (stream ``("topup panel", stage, j)``). A stage's needs depend only on the
+  totals of the stages before it, which are complete before it starts, so a resumed sweep
+  plans the same stages. The target is not one of the file's options (it is kept in its meta
+  table from the first top-up on): a finished sweep can be topped up later.
 
 Rounds of all orders are played once per shared prefix (:mod:`kipp.analysis.shared_rounds`).
 Each finished task adds its integer sums to the results file's totals in one transaction
@@ -24,17 +33,17 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
 from kipp.analysis.difficulty import RefereeSpec, RoundModel, cached_referee, play_round
-from kipp.analysis.multifidelity import Estimate, Totals, estimate
+from kipp.analysis.multifidelity import Estimate, Totals, estimate, rounds_needed
 from kipp.analysis.order_features import features
 from kipp.analysis.orders import order_index, order_text
-from kipp.analysis.results_store import ResultsStore
+from kipp.analysis.results_store import ResultsFileError, ResultsStore
 from kipp.analysis.shared_rounds import order_codes, order_tree, play_round_shared
 from kipp.analysis.sweep import run_with_progress
 
@@ -54,9 +63,16 @@ ANCHOR_BLOCK = 250
 """Anchor rounds per anchor task."""
 SAMPLE_BLOCK = 25
 """Sampled orders per sample task."""
-PAIRED_KEY, ANCHOR_KEY = 1_000_000, 2_000_000
+PAIRED_KEY, ANCHOR_KEY, TOPUP_KEY, STAGE_KEYS = 1_000_000, 2_000_000, 3_000_000, 100_000
 """Task keys: fast round k is k, paired round k (or sample block k) is PAIRED_KEY + k, anchor
-block b ANCHOR_KEY + b."""
+block b ANCHOR_KEY + b, top-up round j of stage s TOPUP_KEY + s * STAGE_KEYS + j."""
+TOPUP_PANEL = 256
+"""Orders drawn at random to play along in a top-up round: their mean stands in for the
+round's mean over all orders (its noise adds about 1/256 of an order's to each deviation)."""
+TOPUP_STAGES = 4
+"""Top-up stages at most (each aims at the target with the variance seen so far, times 1.1)."""
+TOPUP_MOST = 8
+"""An order plays at most this many times the planned fast rounds."""
 
 
 @dataclass(frozen=True)
@@ -77,11 +93,20 @@ class Plan:
     own with both referees, and ``physics_anchors`` is not used (the sample fixes the level).
     For sweeps whose physics rounds of all orders cost too much (long towers share few
     prefixes cut short by a crash)."""
+    half_widths: tuple[float, float] | None = None
+    """None: the planned rounds only. (barrels, P): then top-up rounds until every order's 95%
+    half-width is at most ``barrels`` barrels stacked and ``P`` on P(complete), as far as fast
+    rounds can get it there (not past the correction's own part, nor :data:`TOPUP_MOST` times the
+    planned fast rounds)."""
 
     def __post_init__(self) -> None:
         anchors = self.fast_anchors if self.paired_orders else min(self.physics_anchors, self.fast_anchors)
         if self.fast_rounds < 2 or self.paired_rounds < 2 or anchors < 2 or self.paired_orders == 1:
             raise ValueError(f"every kind of round needs at least 2 rounds (and a sample 2 orders): {self}")
+        if self.half_widths is not None:
+            object.__setattr__(self, "half_widths", tuple(float(h) for h in self.half_widths))
+            if len(self.half_widths) != 2 or min(self.half_widths) <= 0:
+                raise ValueError(f"half_widths: two positive numbers (barrels, P), got {self.half_widths}")
 
 
 @dataclass(frozen=True)
@@ -98,7 +123,8 @@ class QualityRun:
 
     def options(self, orders: list[tuple[str, ...]]) -> dict:
         digest = hashlib.sha256(",".join(str(order_index(o)) for o in orders).encode()).hexdigest()[:16]
-        plan = {k: v for k, v in asdict(self.plan).items() if k != "paired_orders" or v}
+        plan = {k: v for k, v in asdict(self.plan).items()
+                if k != "half_widths" and (k != "paired_orders" or v)}
         return {**asdict(self.model), **plan, "seed": self.seed, "params": self.params_id,
                 "orders": self.orders_spec, "orders_digest": digest, "fast": self.fast, "physics": self.physics}
 
@@ -149,6 +175,10 @@ def quality_task(run: QualityRun, fast: RefereeSpec, physics: RefereeSpec, param
                                        run.seed, index)
             physics_s = time.process_time() - t0
             out["physics"] = {"stacked": shared.stacked, "completed": shared.completed}
+    elif kind == "topup":
+        stage, j = index
+        shared = play_round_shared(tree, fast_ref, bot, config, params.ship, run.seed, run.plan.paired_rounds + j)
+        out["fast"] = {"stacked": shared.stacked, "completed": shared.completed}
     elif kind == "sample":
         plan = run.plan
         picked = sampled_orders(run.seed, len(tree), plan.paired_orders)
@@ -220,6 +250,74 @@ def _totals_of(result: dict) -> dict[str, np.ndarray]:
     return {name: np.asarray(value, dtype=np.int64) for name, value in add.items()}
 
 
+def topup_panel(seed: int, n: int, stage: int, j: int) -> np.ndarray:
+    """The orders (indices of ``n``, sorted) that play along in top-up round ``j`` of ``stage``."""
+    return np.sort(stream(seed, "topup panel", stage, j).choice(n, min(TOPUP_PANEL, n), replace=False))
+
+
+@dataclass(frozen=True)
+class TopupStage:
+    """One stage of top-up rounds: every order's fast rounds before it and after it."""
+
+    stage: int
+    before: np.ndarray
+    after: np.ndarray
+
+    def orders_of(self, j: int) -> np.ndarray:
+        """The orders that play top-up round ``j`` (their ``j``-th fast round, from 0)."""
+        return np.flatnonzero((self.before <= j) & (j < self.after))
+
+    def rounds(self) -> list[int]:
+        """The top-up rounds some order plays in this stage."""
+        counts = np.bincount(self.before, minlength=int(self.after.max()) + 1)[:int(self.after.max()) + 1]
+        ends = np.bincount(self.after, minlength=len(counts))[:len(counts)]
+        playing = np.cumsum(counts - ends)  # orders with before <= j < after, for every j
+        return [int(j) for j in np.flatnonzero(playing[:-1] > 0)]
+
+    def key(self, j: int) -> int:
+        return TOPUP_KEY + self.stage * STAGE_KEYS + j
+
+
+def plan_topup(stored: dict[str, np.ndarray], n: int, plan: Plan, seed: int, x: np.ndarray,
+               stage: int) -> TopupStage:
+    """Stage ``stage`` of the top-up (see the module docstring), from the totals of the planned
+    rounds and of the stages before it (``stored``: the results file's totals)."""
+    totals = {m: _metric_totals(stored, n, plan, seed, m, stage - 1) for m in METRICS}
+    before = totals["stacked"].fast_rounds_per_order()
+    after = before
+    for m, half_width in zip(METRICS, plan.half_widths):
+        after = np.maximum(after, rounds_needed(estimate(totals[m], x), before, half_width,
+                                                TOPUP_MOST * plan.fast_rounds))
+    return TopupStage(stage, before, after)
+
+
+def topup_stages(stored: Callable[[], dict[str, np.ndarray]], n: int, plan: Plan, seed: int, x: np.ndarray):
+    """The top-up stages with rounds to play, in turn; ``stored()`` gives the results file's
+    totals as they are when the next stage is planned (the stages before it complete)."""
+    if plan.half_widths is None:
+        return
+    for number in range(1, TOPUP_STAGES + 1):
+        stage = plan_topup(stored(), n, plan, seed, x, number)
+        if not stage.rounds():
+            return
+        yield stage
+
+
+def _topup_totals(result: dict, stage: int, subset: np.ndarray, panel: np.ndarray, union: np.ndarray,
+                  n: int) -> dict[str, np.ndarray]:
+    """The totals a top-up round adds: the orders ``subset`` played it with ``panel`` along (both
+    indices of the sweep's orders; the round played the orders ``union``, in that order)."""
+    at_subset, at_panel = np.searchsorted(union, subset), np.searchsorted(union, panel)
+    add = {}
+    for m in METRICS:
+        y = np.asarray(result["fast"][m], dtype=np.int64)
+        t = Totals.empty(n)
+        t.add_topup(subset, y[at_subset], y[at_panel])
+        add |= {f"{m}:topup{stage}:sum": t.topup_sum, f"{m}:topup{stage}:sq": t.topup_sq,
+                f"topup{stage}:rounds": t.topup_rounds}
+    return add
+
+
 def run_quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Params, out: str | Path, *,
                       fast: RefereeSpec | None = None, physics: RefereeSpec | None = None, workers: int = 1,
                       scheduler: str | None = None, progress: bool = False) -> int:
@@ -233,6 +331,7 @@ def run_quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Pa
     began = time.monotonic()
     codes, length = order_codes(orders), len(orders[0])
     with ResultsStore.open(out, KIND, run.options(orders), COLUMNS) as store:
+        run = replace(run, plan=_topup_target(store, run.plan, out))
         done = store.done_keys()
         session = int(store.meta().get("sessions", "0")) + 1
         store.write_meta("sessions", str(session))
@@ -249,14 +348,68 @@ def run_quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Pa
 
         if todo:
             run_with_progress(quality_task, jobs, record, workers=workers, scheduler=scheduler, progress=progress,
-                              total=len(tasks_of(run.plan)), initial=len(done), unit="task",
-                              desc="rounds of all orders")
+                              total=len(tasks_of(run.plan)), initial=len(tasks_of(run.plan)) - len(todo),
+                              unit="task", desc="rounds of all orders")
+        ran = len(todo) + _run_topup(run, orders, codes, length, params, store, done, session, began, fast, physics,
+                                     workers, scheduler, progress)
         rows = list(store.rows())
+        fast_rounds = _metric_totals(store.totals(), len(orders), run.plan, run.seed, "stacked",
+                                     TOPUP_STAGES).fast_rounds_per_order()
         store.write_meta("summary", json.dumps({
             "estimator": "physics quality (kipp.analysis.multifidelity)", "orders": len(orders),
             **asdict(run.plan), "tasks": len(rows), "wall_s": _wall_s(rows), "cpu_s": sum(r[2] for r in rows),
-            "physics_share": sum(r[3] for r in rows) / max(1e-9, sum(r[2] for r in rows))}))
-        return len(todo)
+            "physics_share": sum(r[3] for r in rows) / max(1e-9, sum(r[2] for r in rows)),
+            "topup_order_rounds": int(fast_rounds.sum() - run.plan.fast_rounds * len(orders)),
+            "topup_orders": int((fast_rounds > run.plan.fast_rounds).sum())}))
+        return ran
+
+
+def _topup_target(store: ResultsStore, plan: Plan, out: str | Path) -> Plan:
+    """``plan`` with the file's top-up target where it has one (and the plan none); a new target
+    is written to the file. Two different targets cannot share one file's top-up rounds."""
+    stored = store.meta().get("half_widths")
+    stored = tuple(json.loads(stored)) if stored is not None else None
+    if stored is not None and plan.half_widths is not None and stored != plan.half_widths:
+        raise ResultsFileError(f"{out}: its top-up rounds aim at half-widths {stored[0]:g},{stored[1]:g}, not "
+                               f"{plan.half_widths[0]:g},{plan.half_widths[1]:g}; use another --out")
+    if stored is None and plan.half_widths is not None:
+        store.write_meta("half_widths", json.dumps(list(plan.half_widths)))
+    return replace(plan, half_widths=plan.half_widths or stored)
+
+
+def _run_topup(run: QualityRun, orders, codes: bytes, length: int, params: Params, store: ResultsStore,
+               done: set[int], session: int, began: float, fast, physics, workers: int, scheduler: str | None,
+               progress: bool) -> int:
+    """Play the top-up stages still to play (see the module docstring); return the rounds played."""
+    n = len(orders)
+    table = np.frombuffer(codes, dtype=np.int8).reshape(n, length)
+    x = features(orders)
+    ran = 0
+    for stage in topup_stages(store.totals, n, run.plan, run.seed, x):
+        rounds = stage.rounds()
+        todo = [j for j in rounds if stage.key(j) not in done]
+        pending: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+        def jobs(stage=stage, todo=todo, pending=pending):
+            for j in todo:
+                subset, panel = stage.orders_of(j), topup_panel(run.seed, n, stage.stage, j)
+                union = np.union1d(subset, panel)
+                pending[j] = (subset, panel, union)
+                yield run, fast, physics, params, table[union].tobytes(), length, "topup", (stage.stage, j)
+
+        def record(result: dict, stage=stage, pending=pending) -> int:
+            number, j = result["index"]
+            subset, panel, union = pending.pop(j)
+            row = (stage.key(j), f"topup {number} {j}", result["cpu_s"], 0.0, session, time.monotonic() - began)
+            store.add([row], totals=_topup_totals(result, number, subset, panel, union, n))
+            return 1
+
+        if todo:
+            run_with_progress(quality_task, jobs(), record, workers=workers, scheduler=scheduler, progress=progress,
+                              total=len(rounds), initial=len(rounds) - len(todo), unit="round",
+                              desc=f"top-up stage {stage.stage}")
+        ran += len(todo)
+    return ran
 
 
 def _wall_s(rows) -> float:
@@ -277,6 +430,10 @@ class QualityResult:
     cpu_s: float
     physics_share: float
     """The physics referee's share of the CPU time."""
+    fast_rounds: np.ndarray
+    """Per order: fast rounds played, top-up rounds included."""
+    topup_stages: int
+    """Top-up stages played (0: none)."""
 
     def p_interval(self) -> tuple[np.ndarray, np.ndarray]:
         return self.completed.interval(0.0, 1.0)
@@ -288,34 +445,56 @@ class QualityResult:
 def read_quality(out: str | Path, orders: list[tuple[str, ...]]) -> QualityResult:
     """The estimates of a finished sweep of ``orders`` (in that order) from its results file."""
     with ResultsStore.read(out, KIND) as store:
-        options = json.loads(store.meta()["options"])
-        plan = Plan(**{k: options.get(k, default) for k, default in asdict(Plan()).items()})
+        meta = store.meta()
+        options = json.loads(meta["options"])
+        plan = Plan(**{k: options.get(k, default) for k, default in asdict(Plan()).items() if k != "half_widths"},
+                    half_widths=json.loads(meta["half_widths"]) if "half_widths" in meta else None)
         totals = store.totals()
         rows = list(store.rows())
     n = len(orders)
     x = features(orders)
-    estimates = {}
-    for m in METRICS:
-        t = Totals.empty(n)
-        t.fast_rounds = int(totals[f"{m}:fast_rounds"][0])
-        t.rel_sum, t.rel_sq = totals[f"{m}:rel_sum"], totals[f"{m}:rel_sq"]
-        if plan.paired_orders:
-            t.sampled(sampled_orders(options["seed"], n, plan.paired_orders), plan.paired_rounds)
-            t.sample_sum, t.sample_sq = totals[f"{m}:sample_sum"], totals[f"{m}:sample_sq"]
-        else:
-            t.paired_rounds = int(totals[f"{m}:paired_rounds"][0])
-            t.corr_sum, t.corr_sq = totals[f"{m}:corr_sum"], totals[f"{m}:corr_sq"]
-            t.paired_round_devs = [totals[f"{m}:paired_dev:{k}"] for k in range(plan.paired_rounds)]
-        (t.fast_anchors, t.fast_anchor_sum, t.fast_anchor_sq, t.physics_anchors, t.diff_anchor_sum,
-         t.diff_anchor_sq) = (int(v) for v in totals[f"{m}:anchors"])
-        estimates[m] = estimate(t, x)
-    if len(rows) != len(tasks_of(plan)):
-        raise ValueError(f"{out}: {len(rows)} of {len(tasks_of(plan))} tasks done; rerun to finish")
+    planned = len(tasks_of(plan))
+    if len(rows) < planned:
+        raise ValueError(f"{out}: {len(rows)} of {planned} tasks done; rerun to finish")
+    stages = list(topup_stages(lambda: totals, n, plan, options["seed"], x))
+    expected = planned + sum(len(stage.rounds()) for stage in stages)
+    if len(rows) != expected:
+        raise ValueError(f"{out}: {len(rows)} of {expected} tasks done (top-up rounds included); rerun to finish")
+    all_totals = {m: _metric_totals(totals, n, plan, options["seed"], m, TOPUP_STAGES) for m in METRICS}
+    estimates = {m: estimate(t, x) for m, t in all_totals.items()}
     wall = _wall_s(rows)
     cpu = sum(r[2] for r in rows)
     physics = sum(r[3] for r in rows)
     return QualityResult([order_text(o) for o in orders], estimates["stacked"], estimates["completed"], plan,
-                         wall, cpu, physics / cpu if cpu else float("nan"))
+                         wall, cpu, physics / cpu if cpu else float("nan"),
+                         all_totals["stacked"].fast_rounds_per_order(), len(stages))
+
+
+def _metric_totals(stored: dict[str, np.ndarray], n: int, plan: Plan, seed: int, m: str, stages: int) -> Totals:
+    """The :class:`Totals` of metric ``m`` from a results file's totals, with top-up stages 1 to
+    ``stages`` (those that are there)."""
+    t = Totals.empty(n)
+    t.fast_rounds = int(stored[f"{m}:fast_rounds"][0])
+    t.rel_sum, t.rel_sq = stored[f"{m}:rel_sum"], stored[f"{m}:rel_sq"]
+    if plan.paired_orders:
+        t.sampled(sampled_orders(seed, n, plan.paired_orders), plan.paired_rounds)
+        t.sample_sum, t.sample_sq = stored[f"{m}:sample_sum"], stored[f"{m}:sample_sq"]
+    else:
+        t.paired_rounds = int(stored[f"{m}:paired_rounds"][0])
+        t.corr_sum, t.corr_sq = stored[f"{m}:corr_sum"], stored[f"{m}:corr_sq"]
+        t.paired_round_devs = [stored[f"{m}:paired_dev:{k}"] for k in range(plan.paired_rounds)]
+    (t.fast_anchors, t.fast_anchor_sum, t.fast_anchor_sq, t.physics_anchors, t.diff_anchor_sum,
+     t.diff_anchor_sq) = (int(v) for v in stored[f"{m}:anchors"])
+    for stage in range(1, stages + 1):
+        if f"topup{stage}:rounds" not in stored:
+            break
+        if t.topup_rounds is None:
+            t.topup_scale = min(TOPUP_PANEL, n)
+            t.topup_rounds, t.topup_sum, t.topup_sq = (np.zeros(n, dtype=np.int64) for _ in range(3))
+        t.topup_rounds = t.topup_rounds + stored[f"topup{stage}:rounds"]
+        t.topup_sum = t.topup_sum + stored[f"{m}:topup{stage}:sum"]
+        t.topup_sq = t.topup_sq + stored[f"{m}:topup{stage}:sq"]
+    return t
 
 
 def summaries(result: QualityResult) -> list[Difficulty]:
@@ -346,13 +525,23 @@ def format_quality(result: QualityResult, top: int = 10) -> str:
         design = (f"Every order played {plan.fast_rounds} fast rounds and {plan.paired_rounds} rounds with both "
                   f"referees; {plan.physics_anchors:,} physics and {plan.fast_anchors:,} fast anchor rounds fix "
                   f"the level.")
+    if plan.half_widths is not None:
+        extra = result.fast_rounds - plan.fast_rounds
+        aim = (f" Then, aiming at 95% half-widths of {plan.half_widths[0]:g} barrels stacked and "
+               f"{plan.half_widths[1]:g} on P(complete), ")
+        design += aim + (f"{int((extra > 0).sum()):,} orders played {int(extra.sum()):,} more fast rounds in "
+                         f"{result.topup_stages} top-up stage(s) (up to {int(result.fast_rounds.max())} fast rounds "
+                         f"for one order)." if extra.any() else
+                         "no order needed more fast rounds (or could get there with them).")
     head = [
         f"Estimator: physics quality. {design}",
         f"Physics share of the CPU time: {result.physics_share:.0%} ({result.cpu_s:,.0f} CPU s, "
         f"{result.wall_s:,.0f} s wall). Physics minus fast, all orders: {result.completed.grand_diff:+.3f} "
         f"P(complete), {result.stacked.grand_diff:+.2f} barrels.",
         f"95% interval half-widths over the orders (median / largest): P(complete) {np.median(p_half):.3f} / "
-        f"{p_half.max():.3f}, barrels stacked {np.median(s_half):.3f} / {s_half.max():.3f}.",
+        f"{p_half.max():.3f}, barrels stacked {np.median(s_half):.3f} / {s_half.max():.3f}."
+        + (f" Wider than the target: {int((s_half > plan.half_widths[0]).sum()):,} orders (barrels), "
+           f"{int((p_half > plan.half_widths[1]).sum()):,} (P(complete))." if plan.half_widths is not None else ""),
         "",
     ]
     header = f"{'rank':>5}  {'order':<12}  {'P(complete) [95%]':<24}  {'barrels stacked [95%]':<24}  {'L pos':>5}"

@@ -70,6 +70,20 @@ def _physics_orders(ctx, param, value):
         raise UserError(f"--physics-orders: expected all or a whole number >= 2, got {value!r}") from None
 
 
+def _half_widths(ctx, param, value):
+    """``--half-widths``: ``BARRELS,P``, two positive numbers (P below 1)."""
+    if value is None:
+        return None
+    parts = [part.strip() for part in str(value).split(",")]
+    try:
+        barrels, p = (float(part) for part in parts)
+    except ValueError:
+        raise UserError(f"--half-widths: expected two numbers BARRELS,P like 0.15,0.07, got {value!r}") from None
+    if not (0 < barrels <= 12 and 0 < p < 1):
+        raise UserError(f"--half-widths: expected 0 < BARRELS <= 12 and 0 < P < 1, got {value!r}")
+    return barrels, p
+
+
 def check_scheduler(address: str | None) -> str | None:
     if address is not None and "://" not in address:
         raise UserError(f"--scheduler: expected an address like tcp://HOST:PORT, got {address!r}")
@@ -198,6 +212,11 @@ def check_find(text: str | None, n_orders: int):
               callback=whole_number("--anchors", 2, MAX_ROUNDS),
               help="Physics-quality estimate: rounds of randomly drawn orders played by both referees, which "
                    "fix the level (10 x A more are played by the fast referee alone).")
+@click.option("--half-widths", default=None, metavar="BARRELS,P", callback=_half_widths,
+              help="Physics-quality estimate: after the planned rounds, give every order whose 95% interval is "
+                   "still wider than BARRELS barrels stacked or P on P(complete) more fast rounds, as many as its "
+                   "variance says it needs (in up to 4 top-up stages, at most 8 x --rounds per order; an order "
+                   "whose correction alone is wider gets none), e.g. 0.15,0.07 [default: the planned rounds only].")
 @click.option("--find", "find", default=None, metavar="hardest:N,easiest:M",
               help="Race instead of sweeping: find the N hardest and M easiest orders (fewest / most barrels "
                    "stacked) at 95% confidence, giving rounds only to orders still in doubt; --referee plays "
@@ -222,7 +241,7 @@ def check_find(text: str | None, n_orders: int):
               help="Rows of the hardest and of the easiest orders to print.")
 @progress_option
 def tune(orders_spec: str, rounds: int | None, physics_rounds: int, physics_orders: int | None, anchors: int,
-         find: str | None, barrels: int,
+         half_widths: tuple[float, float] | None, find: str | None, barrels: int,
          half_turn: bool, player: str, sigma_mm: str | None, wild: str | None, seed: int,
          params: Params | None, referee_name: str | None, workers: int | None, scheduler: str | None,
          out: str | None, plot: str | None, csv_out: str | None, top: int, no_progress: bool) -> None:
@@ -240,7 +259,8 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int, physics_orde
     fast referee and physics, whose differences (pooled over orders with similar
     features, and per order) correct the fast rounds; --anchors rounds fix the level.
     With --physics-orders N only N orders drawn at random play the correction's rounds
-    (2,000 by default when more orders are swept).
+    (2,000 by default when more orders are swept). --half-widths tops up the
+    fast rounds of the orders whose intervals are still too wide.
     The intervals include the correction's uncertainty. --referee NAME plays every
     round with that referee instead. --find races for the hardest and easiest orders.
     Results do not depend on --workers or --scheduler.
@@ -275,6 +295,8 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int, physics_orde
     except OSError as error:
         raise UserError(f"--orders: cannot read {orders_spec} ({error.strerror or error})") from None
     question = check_find(find, len(orders))
+    if half_widths is not None and (question is not None or referee_name is not None):
+        raise UserError("--half-widths: only for the physics-quality estimate (not with --find or --referee)")
     workers = workers or default_workers()
     if question is not None:
         _race(orders, model, bot, question, referee_name or "physics", params, seed, workers, scheduler, no_progress,
@@ -291,7 +313,7 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int, physics_orde
         if physics_orders is None:
             physics_orders = SAMPLED_FROM if len(orders) > SAMPLED_FROM else 0
         plan = Plan(fast_rounds=rounds or 300, paired_rounds=physics_rounds, physics_anchors=anchors,
-                    fast_anchors=10 * anchors, paired_orders=physics_orders or 0)
+                    fast_anchors=10 * anchors, paired_orders=physics_orders or 0, half_widths=half_widths)
         _quality(orders, orders_spec, model, bot, plan, params, seed, workers, scheduler, out, plot, csv_out, top,
                  no_progress)
         return

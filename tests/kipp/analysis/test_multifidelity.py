@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kipp.analysis.multifidelity import Totals, estimate
+from kipp.analysis.multifidelity import Totals, estimate, rounds_needed
 
 N_ORDERS = 300
 SCALE = 100  # outcomes are integers: values in hundredths
@@ -63,11 +63,11 @@ def test_unbiased_and_covering_at_the_nominal_rate():
     assert 0.92 <= coverage <= 0.985, coverage
 
 
-def _sampled(rng, x, fast_mean, delta, fast_rounds=200, orders=120, rounds=6, fast_anchors=4000):
+def _sampled(rng, x, fast_mean, delta, fast_rounds=200, orders=120, rounds=6, fast_anchors=4000, noise_sd=0.8):
     """The sampled design: no paired rounds of all orders, ``orders`` drawn orders each play
     ``rounds`` paired rounds of their own (so their luck is their own), no physics anchors."""
     t = Totals.empty(N_ORDERS)
-    t.add_fast(np.rint(SCALE * _outcomes(rng, fast_mean, fast_rounds)).astype(np.int64))
+    t.add_fast(np.rint(SCALE * _outcomes(rng, fast_mean, fast_rounds, noise_sd=noise_sd)).astype(np.int64))
     index = np.sort(rng.choice(N_ORDERS, orders, replace=False))
     t.sampled(index, rounds)
     fast = fast_mean[index] + rng.normal(0.0, 1.8, (rounds, orders)) + rng.normal(0.0, 0.8, (rounds, orders))
@@ -132,6 +132,86 @@ def test_round_luck_cancels_from_the_relative_part():
     est = estimate(_sample(rng, *world), world[0])
     rel_sd_per_round = np.sqrt(est.rel_var.mean() * 200) / SCALE
     assert rel_sd_per_round == pytest.approx(0.8, rel=0.1)  # noise_sd, not sqrt(1.8^2 + 0.8^2)
+
+
+NOISE_SD = np.linspace(0.4, 1.6, N_ORDERS)
+"""Per order: the round-to-round noise of its own (so some orders need more rounds than others)."""
+
+
+def _topped_up(rng, x, fast_mean, delta, half_width=0.35, stages=3, panel=40, panel_mean=True):
+    """The sampled design, then top-up stages: each order whose 95% half-width is above
+    ``half_width`` plays the fast rounds its variance says it needs; a top-up round's orders
+    share its luck, and a panel of ``panel`` orders drawn at random plays along (its mean stands
+    in for the round's mean over all orders; ``panel_mean=False``: the topped-up orders' own mean
+    instead, which is biased because they are not a random sample)."""
+    t = _sampled(rng, x, fast_mean, delta, fast_rounds=60, noise_sd=NOISE_SD)
+    for _ in range(stages):
+        before = t.fast_rounds_per_order()
+        after = rounds_needed(estimate(t, x), before, SCALE * half_width, most=2000)
+        for j in range(int(before.min()), int(after.max())):
+            index = np.flatnonzero((before <= j) & (j < after))
+            if index.size == 0:
+                continue
+            luck = rng.normal(0.0, 1.8)
+            y = np.rint(SCALE * (fast_mean[index] + luck + rng.normal(0.0, NOISE_SD[index]))).astype(np.int64)
+            if panel_mean:
+                drawn = rng.choice(N_ORDERS, panel, replace=False)
+                p = np.rint(SCALE * (fast_mean[drawn] + luck + rng.normal(0.0, NOISE_SD[drawn]))).astype(np.int64)
+                t.add_topup(index, y[None, :], p[None, :])
+            else:
+                _add_against_own_mean(t, index, y)
+    return t
+
+
+def _add_against_own_mean(t, index, y):
+    """A top-up round whose deviations are taken from the topped-up orders' own mean (wrong)."""
+    scale = t.topup_scale or 40
+    if t.topup_rounds is None:
+        t.topup_scale = scale
+        t.topup_rounds, t.topup_sum, t.topup_sq = (np.zeros(t.n, dtype=np.int64) for _ in range(3))
+    dev = np.rint(scale * (y - y.mean())).astype(np.int64)
+    t.topup_rounds[index] += 1
+    t.topup_sum[index] += dev
+    t.topup_sq[index] += dev * dev
+
+
+def test_top_up_rounds_meet_the_half_width_and_stay_unbiased_and_covering():
+    """Orders of unequal noise: after the top-up stages every interval that fast rounds can
+    narrow enough (its other parts well inside the target) is within the target, and the
+    estimate is still unbiased and covers at the nominal rate."""
+    world = _world(np.random.default_rng(9), tau=0.1)
+    x, fast_mean, delta = world
+    truth = SCALE * (fast_mean + delta)
+    target = SCALE * 0.35
+    estimates = [estimate(_topped_up(np.random.default_rng(seed), *world, half_width=0.35), x)
+                 for seed in range(300, 340)]
+    errors = np.array([e.mean - truth for e in estimates])
+    covered = np.array([np.abs(e.mean - truth) <= 1.96 * e.se for e in estimates])
+    per_seed = errors.mean(axis=1)
+    assert abs(per_seed.mean()) < 3 * per_seed.std(ddof=1) / np.sqrt(len(per_seed))
+    assert 0.92 <= covered.mean() <= 0.99, covered.mean()
+    reachable = np.array([e.se**2 - e.rel_var <= 0.8 * (target / 1.96) ** 2 for e in estimates])
+    within = np.array([1.96 * e.se <= target for e in estimates])
+    assert reachable.mean() > 0.5
+    assert within[reachable].mean() >= 0.995, within[reachable].mean()
+    # without the top-up most of them would be outside the target
+    plain = [estimate(_sampled(np.random.default_rng(seed), *world, fast_rounds=60, noise_sd=NOISE_SD), x)
+             for seed in range(300, 340)]
+    plain_within = np.array([1.96 * e.se <= target for e in plain])
+    assert plain_within[reachable].mean() < 0.6
+
+
+def test_top_up_rounds_against_their_own_mean_would_be_caught():
+    """The check can fail: the topped-up orders are the noisy ones, not a random sample, so
+    their own mean is not the round's mean over all orders and the estimate shifts."""
+    world = _world(np.random.default_rng(9), tau=0.1)
+    world[1][NOISE_SD > 1.0] += 1.0  # the noisy orders are also the easy ones
+    x, fast_mean, delta = world
+    truth = SCALE * (fast_mean + delta)
+    for panel, least, most in ((True, 0.9, 1.0), (False, 0.0, 0.7)):
+        totals = _topped_up(np.random.default_rng(300), *world, panel_mean=panel)
+        est, topped = estimate(totals, x), totals.topup_rounds > 0
+        assert least <= np.mean(np.abs(est.mean - truth)[topped] <= 1.96 * est.se[topped]) <= most
 
 
 def test_module_doctests():

@@ -7,6 +7,7 @@ from __future__ import annotations
 import signal
 import sqlite3
 import textwrap
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from kipp.analysis.difficulty import RoundModel
 from kipp.analysis.orders import sample_orders
 from kipp.analysis.physics_quality import Plan, QualityRun, read_quality, run_quality_sweep, tasks_of
-from kipp.analysis.results_store import ResultsStore
+from kipp.analysis.results_store import ResultsFileError, ResultsStore
 from kipp.analysis.shared_rounds import OrderTree, play_round_shared
 from sim.params import load_params
 from tests.kipp.analysis.sigkill import sigkill_once_stored
@@ -25,6 +26,8 @@ MODEL = RoundModel(barrels=9)
 PLAN = Plan(fast_rounds=40, paired_rounds=6, physics_anchors=300, fast_anchors=1000)
 SAMPLED = Plan(fast_rounds=40, paired_rounds=6, fast_anchors=1000, paired_orders=20)
 """The sampled correction: 20 of the 40 orders play paired rounds of their own."""
+TOPPED = Plan(fast_rounds=40, paired_rounds=6, fast_anchors=1000, paired_orders=20, half_widths=(0.5, 0.2))
+"""The sampled correction, then top-up rounds for the orders whose P(complete) is too wide."""
 
 
 def fast(params):
@@ -45,7 +48,7 @@ def _totals(path):
         return {name: value.tolist() for name, value in store.totals().items()}
 
 
-@pytest.mark.parametrize("plan", [PLAN, SAMPLED], ids=["paired", "sampled"])
+@pytest.mark.parametrize("plan", [PLAN, SAMPLED, TOPPED], ids=["paired", "sampled", "topped up"])
 def test_one_and_two_workers_store_identical_totals(tmp_path, plan):
     orders = sample_orders(40, 9, seed=1)
     one, two = tmp_path / "one.sqlite", tmp_path / "two.sqlite"
@@ -55,17 +58,22 @@ def test_one_and_two_workers_store_identical_totals(tmp_path, plan):
     assert read_quality(one, orders).stacked.mean.tolist() == read_quality(two, orders).stacked.mean.tolist()
 
 
-def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path):
+@pytest.mark.parametrize("plan_name, kill_at", [("PLAN", 5), ("TOPPED", len(tasks_of(TOPPED)) + 5)],
+                         ids=["planned rounds", "top-up rounds"])
+def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path, plan_name, kill_at):
+    """Killed among the planned rounds, or among the top-up rounds (whose stages the resumed
+    run must plan again as the killed one did)."""
+    plan = globals()[plan_name]
     orders = sample_orders(40, 9, seed=1)
     whole = tmp_path / "whole.sqlite"
-    run_quality_sweep(_run(), orders, PARAMS, whole, fast=fast, physics=physics)
+    run_quality_sweep(_run(plan=plan), orders, PARAMS, whole, fast=fast, physics=physics)
     killed = tmp_path / "killed.sqlite"
     script = textwrap.dedent(f"""
         import time
         from kipp.analysis.orders import sample_orders
         from kipp.analysis.physics_quality import run_quality_sweep
         from sim.params import load_params
-        from tests.kipp.analysis.test_physics_quality import _run, fast, physics
+        from tests.kipp.analysis.test_physics_quality import {plan_name}, _run, fast, physics
 
         class Slow:
             def __init__(self, params): self.inner = fast(params)
@@ -74,31 +82,54 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path):
                 time.sleep(0.0005)
                 return self.inner.decide(*args)
 
-        run_quality_sweep(_run(), sample_orders(40, 9, seed=1), load_params(), {str(killed)!r},
+        run_quality_sweep(_run(plan={plan_name}), sample_orders(40, 9, seed=1), load_params(), {str(killed)!r},
                           fast=Slow, physics=physics)
     """)
-    total = len(tasks_of(PLAN))
-    returncode = sigkill_once_stored(script, killed, rows=5, timeout_s=120)
+    with sqlite3.connect(whole) as db:
+        total = db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+    returncode = sigkill_once_stored(script, killed, rows=kill_at, timeout_s=120)
     assert returncode == -signal.SIGKILL
     with sqlite3.connect(killed) as db:
         done = db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-    assert 5 <= done < total
-    assert run_quality_sweep(_run(), orders, PARAMS, killed, fast=fast, physics=physics) == total - done
+    assert kill_at <= done < total
+    assert run_quality_sweep(_run(plan=plan), orders, PARAMS, killed, fast=fast, physics=physics) == total - done
     assert _totals(killed) == _totals(whole)
     result = read_quality(killed, orders)
     assert result.wall_s > 0 and 0 < result.physics_share < 1
+    if plan.half_widths is not None:
+        assert result.topup_stages >= 1 and result.fast_rounds.max() > plan.fast_rounds
+
+
+def test_a_finished_sweep_tops_up_to_the_same_totals(tmp_path):
+    """--half-widths added to a finished sweep's file plays only the top-up rounds, and ends where
+    a sweep with the target from the start ends; another target on that file is refused."""
+    orders = sample_orders(40, 9, seed=1)
+    from_start, later = tmp_path / "start.sqlite", tmp_path / "later.sqlite"
+    run_quality_sweep(_run(plan=TOPPED), orders, PARAMS, from_start, fast=fast, physics=physics)
+    planned = run_quality_sweep(_run(plan=SAMPLED), orders, PARAMS, later, fast=fast, physics=physics)
+    assert read_quality(later, orders).topup_stages == 0
+    topped = run_quality_sweep(_run(plan=TOPPED), orders, PARAMS, later, fast=fast, physics=physics)
+    assert planned == len(tasks_of(SAMPLED)) and topped > 0
+    assert _totals(later) == _totals(from_start)
+    assert read_quality(later, orders).stacked.mean.tolist() == read_quality(from_start, orders).stacked.mean.tolist()
+    other = replace(TOPPED, half_widths=(0.4, 0.2))
+    with pytest.raises(ResultsFileError, match="aim at half-widths 0.5,0.2, not 0.4,0.2"):
+        run_quality_sweep(_run(plan=other), orders, PARAMS, later, fast=fast, physics=physics)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("plan", [Plan(60, 12, 600, 2000), Plan(60, 12, fast_anchors=2000, paired_orders=100)],
-                         ids=["paired", "sampled"])
+@pytest.mark.parametrize("plan", [Plan(60, 12, 600, 2000), Plan(60, 12, fast_anchors=2000, paired_orders=100),
+                                  Plan(60, 12, 600, 2000, half_widths=(1.0, 0.14))],
+                         ids=["paired", "sampled", "topped up"])
 def test_intervals_cover_the_brute_force_truth(tmp_path, plan):
     """The stand-in physics played 1,500 rounds per order is the truth the estimate must cover."""
     orders = sample_orders(150, 9, seed=5)
     out = tmp_path / "q.sqlite"
     run_quality_sweep(_run(8, plan), orders, PARAMS, out, fast=fast, physics=physics)
     result = read_quality(out, orders)
+    if plan.half_widths is not None:  # the top-up rounds were played
+        assert (result.fast_rounds > plan.fast_rounds).mean() > 0.2
     tree, referee = OrderTree(orders), physics(PARAMS)
     bot, config = MODEL.bot(PARAMS), MODEL.config()
     rounds = [play_round_shared(tree, referee, bot, config, PARAMS.ship, 8, k, "holdout").stacked

@@ -4,6 +4,7 @@ in for physics except where noted."""
 
 from __future__ import annotations
 
+import re
 import signal
 import sqlite3
 import textwrap
@@ -219,6 +220,9 @@ def test_help_explains_common_random_numbers():
     (["--physics-rounds", "1"], "--physics-rounds: expected a whole number >= 2"),
     (["--physics-orders", "1"], "--physics-orders: expected all or a whole number >= 2"),
     (["--orders", "sample:5", "--physics-orders", "6"], "--physics-orders: 6 is more than the 5 orders swept"),
+    (["--half-widths", "0.15"], "--half-widths: expected two numbers BARRELS,P like 0.15,0.07"),
+    (["--half-widths", "0.15,2"], "--half-widths: expected 0 < BARRELS <= 12 and 0 < P < 1"),
+    (["--half-widths", "0.15,0.07", "--referee", "fast"], "--half-widths: only for the physics-quality estimate"),
 ])
 def test_cli_bad_input_is_one_error_line(fast_referee, args, text):
     assert_user_error(run(*args), text)
@@ -270,6 +274,24 @@ def test_cli_sampled_correction(fast_referee, tmp_path):
     assert "12 orders drawn at random each played 3 rounds of their own with both referees" in result.output
     rows = read_csv(table)
     assert len(rows) == 30 and all(r["stacked_low"] <= r["mean_stacked"] <= r["stacked_high"] for r in rows)
+
+
+def test_cli_half_widths_top_up_the_wide_orders(fast_referee):
+    """--half-widths: orders whose P(complete) interval is too wide after the planned rounds play
+    more, and the report says how many did and how many are still wider than the target."""
+    args = ["--orders", "sample:30", "--barrels", "9", "--rounds", "6", "--physics-rounds", "3", "--anchors", "20",
+            "--workers", "1", "--no-progress"]
+    plain, topped = run(*args), run(*args, "--half-widths", "12,0.3")
+    assert plain.exit_code == 0 and topped.exit_code == 0, topped.output
+    assert "aiming at 95% half-widths of 12 barrels stacked and 0.3 on P(complete)" in topped.output
+    assert "Wider than the target:" in topped.output
+
+    def largest_p_half_width(output):
+        return float(re.search(r"P\(complete\) [\d.]+ / ([\d.]+),", output).group(1))
+
+    assert largest_p_half_width(plain.output) > 0.3
+    assert largest_p_half_width(topped.output) < largest_p_half_width(plain.output)
+    assert int(re.search(r"([\d,]+) orders played ([\d,]+) more fast rounds", topped.output).group(1)) > 0
 
 
 def test_cli_find_races_for_the_hardest_and_easiest(fast_referee):
