@@ -402,11 +402,13 @@ def _run_topup(run: QualityRun, orders, codes: bytes, length: int, params: Param
             subset, panel, union = pending.pop(j)
             row = (stage.key(j), f"topup {number} {j}", result["cpu_s"], 0.0, session, time.monotonic() - began)
             store.add([row], totals=_topup_totals(result, number, subset, panel, union, n))
-            return 1
+            return len(subset)
 
-        if todo:
+        if todo:  # the bar counts order-rounds: the first top-up rounds have the most orders
+            left = sum(len(stage.orders_of(j)) for j in todo)
+            total = int((stage.after - stage.before).sum())
             run_with_progress(quality_task, jobs(), record, workers=workers, scheduler=scheduler, progress=progress,
-                              total=len(rounds), initial=len(rounds) - len(todo), unit="round",
+                              total=total, initial=total - left, unit="order-round",
                               desc=f"top-up stage {stage.stage}")
         ran += len(todo)
     return ran
