@@ -54,6 +54,32 @@ def test_a_tie_within_the_tolerance_is_decided_either_way():
     assert set(result.hardest) - set(hardest[:4].tolist()) <= {int(hardest[4]), int(easiest[0])}
 
 
+def test_each_list_is_measured_against_its_own_field():
+    """Hard orders shrug off the round's luck and easy ones follow it (as towers that fall early
+    and towers that stand do): against a field of both, the hard orders' deviations would carry
+    the easy ones' luck. Two near-tied hard orders, 0.06 apart, are told apart only when each
+    list has its own field: with the noise alone (0.3 per round, 0.42 for a difference) 4,096
+    rounds resolve 0.06 at Bonferroni confidence; with the luck (1.5 per round) they do not."""
+    n, rng = 200, np.random.default_rng(3)
+    mu = rng.uniform(5.0, 7.0, n)
+    hard = np.arange(3)
+    mu[hard] = [2.0, 2.5, 2.56]
+    follows = np.where(np.arange(n) < 20, 0.0, 1.0)  # the 20 hardest-looking ones ignore the luck
+    mu[3:20] = 3.5
+
+    def play(indices, rounds):
+        out = []
+        for k in rounds:
+            r = np.random.default_rng([3, k])
+            luck, noise = r.normal(0, 1.5), r.normal(0, 0.3, n)
+            out.append((mu + follows * luck + noise)[indices])
+        return np.array(out)
+
+    result = race(n, play, Question(hardest=2, easiest=1), tolerance=0.0, max_rounds=4096)
+    assert result.sure
+    assert sorted(result.hardest) == [0, 1]
+
+
 @pytest.mark.parametrize("text, problem", [("hardest:0", "whole number"), ("worst:3", "hardest:N"),
                                            ("", "hardest:N, easiest:N"), ("easiest:400", "only 400")])
 def test_bad_find_texts_say_what_is_expected(text, problem):
