@@ -4,6 +4,7 @@ crash rates stand in for the fast referee and physics (their difference is the c
 
 from __future__ import annotations
 
+import functools
 import signal
 import sqlite3
 import textwrap
@@ -118,6 +119,17 @@ def test_a_finished_sweep_tops_up_to_the_same_totals(tmp_path):
         run_quality_sweep(_run(plan=other), orders, PARAMS, later, fast=fast, physics=physics)
 
 
+@functools.cache
+def _brute_force_truth() -> tuple[np.ndarray, np.ndarray]:
+    """Barrels stacked per order under the stand-in physics over 1,500 rounds of their own, and
+    its standard error (the same for every plan below: played once)."""
+    tree, referee = OrderTree(sample_orders(150, 9, seed=5)), physics(PARAMS)
+    bot, config = MODEL.bot(PARAMS), MODEL.config()
+    rounds = [play_round_shared(tree, referee, bot, config, PARAMS.ship, 8, k, "holdout").stacked
+              for k in range(1500)]
+    return np.mean(rounds, axis=0), np.std(rounds, axis=0, ddof=1) / np.sqrt(len(rounds))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("plan", [Plan(60, 12, 600, 2000), Plan(60, 12, fast_anchors=2000, paired_orders=100),
                                   Plan(60, 12, 600, 2000, half_widths=(1.0, 0.14))],
@@ -130,12 +142,7 @@ def test_intervals_cover_the_brute_force_truth(tmp_path, plan):
     result = read_quality(out, orders)
     if plan.half_widths is not None:  # the top-up rounds were played
         assert (result.fast_rounds > plan.fast_rounds).mean() > 0.2
-    tree, referee = OrderTree(orders), physics(PARAMS)
-    bot, config = MODEL.bot(PARAMS), MODEL.config()
-    rounds = [play_round_shared(tree, referee, bot, config, PARAMS.ship, 8, k, "holdout").stacked
-              for k in range(1500)]
-    truth = np.mean(rounds, axis=0)
-    truth_se = np.std(rounds, axis=0, ddof=1) / np.sqrt(len(rounds))
+    truth, truth_se = _brute_force_truth()
     est = result.stacked
     covered = np.abs(est.mean - truth) <= 1.96 * np.sqrt(est.se**2 + truth_se**2)
     assert covered.mean() >= 0.85
