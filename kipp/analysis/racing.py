@@ -136,7 +136,7 @@ def _field_side(history: np.ndarray, field: np.ndarray, z: float, wanted: int, t
     columns of ``history`` are still in the race for it; ``sign`` -1 for "the highest"):
     which columns stay, the list's columns (best first), and whether it is sure."""
     n = history.shape[1]
-    if wanted == 0 or not field.any():
+    if wanted == 0:
         return np.zeros(n, dtype=bool), np.zeros(0, dtype=int), True
     columns = np.flatnonzero(field)
     rel = sign * (history[:, columns] - history[:, columns].mean(axis=1, keepdims=True))
