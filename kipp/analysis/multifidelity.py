@@ -157,15 +157,22 @@ class Totals:
         """Top-up rounds of the orders ``index`` (distinct): ``y`` (rounds x orders) their outcomes,
         ``panel`` (rounds x P) those of the round's panel of P orders drawn at random."""
         y, panel = (np.atleast_2d(np.asarray(a, dtype=np.int64)) for a in (y, panel))
-        if self.topup_rounds is None:
-            self.topup_scale = panel.shape[1]
-            self.topup_rounds, self.topup_sum, self.topup_sq = (np.zeros(self.n, dtype=np.int64) for _ in range(3))
-        if panel.shape[1] != self.topup_scale:
-            raise ValueError(f"every top-up round needs a panel of {self.topup_scale} orders, got {panel.shape[1]}")
         dev = panel.shape[1] * y - panel.sum(axis=1, keepdims=True)
-        self.topup_rounds[index] += dev.shape[0]
-        self.topup_sum[index] += dev.sum(axis=0)
-        self.topup_sq[index] += (dev * dev).sum(axis=0)
+        rounds, sums, squares = (np.zeros(self.n, dtype=np.int64) for _ in range(3))
+        rounds[index], sums[index], squares[index] = dev.shape[0], dev.sum(axis=0), (dev * dev).sum(axis=0)
+        self.add_topup_totals(rounds, sums, squares, panel.shape[1])
+
+    def add_topup_totals(self, rounds: np.ndarray, sums: np.ndarray, squares: np.ndarray, scale: int) -> None:
+        """Top-up sums kept elsewhere (a results file's): per order the rounds, and the sums of the
+        deviations and of their squares, scaled by the panel size ``scale``."""
+        if self.topup_rounds is None:
+            self.topup_scale = scale
+            self.topup_rounds, self.topup_sum, self.topup_sq = (np.zeros(self.n, dtype=np.int64) for _ in range(3))
+        if scale != self.topup_scale:
+            raise ValueError(f"every top-up round needs a panel of {self.topup_scale} orders, got {scale}")
+        self.topup_rounds = self.topup_rounds + rounds
+        self.topup_sum = self.topup_sum + sums
+        self.topup_sq = self.topup_sq + squares
 
     def fast_rounds_per_order(self) -> np.ndarray:
         """Per order: fast rounds played in all (planned and top-up)."""

@@ -490,12 +490,8 @@ def _metric_totals(stored: dict[str, np.ndarray], n: int, plan: Plan, seed: int,
     for stage in range(1, stages + 1):
         if f"topup{stage}:rounds" not in stored:
             break
-        if t.topup_rounds is None:
-            t.topup_scale = min(TOPUP_PANEL, n)
-            t.topup_rounds, t.topup_sum, t.topup_sq = (np.zeros(n, dtype=np.int64) for _ in range(3))
-        t.topup_rounds = t.topup_rounds + stored[f"topup{stage}:rounds"]
-        t.topup_sum = t.topup_sum + stored[f"{m}:topup{stage}:sum"]
-        t.topup_sq = t.topup_sq + stored[f"{m}:topup{stage}:sq"]
+        t.add_topup_totals(stored[f"topup{stage}:rounds"], stored[f"{m}:topup{stage}:sum"],
+                           stored[f"{m}:topup{stage}:sq"], min(TOPUP_PANEL, n))
     return t
 
 

@@ -165,14 +165,10 @@ def _topped_up(rng, x, fast_mean, delta, half_width=0.35, stages=3, panel=40, pa
 
 def _add_against_own_mean(t, index, y):
     """A top-up round whose deviations are taken from the topped-up orders' own mean (wrong)."""
-    scale = t.topup_scale or 40
-    if t.topup_rounds is None:
-        t.topup_scale = scale
-        t.topup_rounds, t.topup_sum, t.topup_sq = (np.zeros(t.n, dtype=np.int64) for _ in range(3))
-    dev = np.rint(scale * (y - y.mean())).astype(np.int64)
-    t.topup_rounds[index] += 1
-    t.topup_sum[index] += dev
-    t.topup_sq[index] += dev * dev
+    rounds, sums, squares = (np.zeros(t.n, dtype=np.int64) for _ in range(3))
+    dev = np.rint(40 * (y - y.mean())).astype(np.int64)
+    rounds[index], sums[index], squares[index] = 1, dev, dev * dev
+    t.add_topup_totals(rounds, sums, squares, 40)
 
 
 def test_top_up_rounds_meet_the_half_width_and_stay_unbiased_and_covering():
