@@ -516,9 +516,13 @@ def format_quality(result: QualityResult, top: int = 10) -> str:
     p_half = (np.array([s.p_high for s in rows]) - np.array([s.p_low for s in rows])) / 2
     s_half = (np.array([s.stacked_high for s in rows]) - np.array([s.stacked_low for s in rows])) / 2
     if plan.paired_orders:
+        models = "; ".join(
+            f"{name}: " + (f"the orders' features ({est.pooled_r2:.0%} of the order effect, out of sample)"
+                           if est.features_used else "their mean (the features did not predict it)")
+            for name, est in (("barrels stacked", result.stacked), ("P(complete)", result.completed)))
         design = (f"Every order played {plan.fast_rounds} fast rounds; {plan.paired_orders:,} orders drawn at random "
-                  f"each played {plan.paired_rounds} rounds of their own with both referees (the correction, pooled "
-                  f"by the orders' features, and the level); {plan.fast_anchors:,} fast anchor rounds.")
+                  f"each played {plan.paired_rounds} rounds of their own with both referees (the level, and the "
+                  f"correction, carried to the other orders by {models}); {plan.fast_anchors:,} fast anchor rounds.")
     else:
         design = (f"Every order played {plan.fast_rounds} fast rounds and {plan.paired_rounds} rounds with both "
                   f"referees; {plan.physics_anchors:,} physics and {plan.fast_anchors:,} fast anchor rounds fix "

@@ -202,8 +202,9 @@ def check_find(text: str | None, n_orders: int):
 @click.option("--physics-orders", default=None, metavar="N|all", callback=_physics_orders,
               help="Physics-quality estimate: play the correction on N orders drawn at random instead (all: on "
                    "every order), each "
-                   "--physics-rounds rounds of its own with both referees; the orders' features carry it to "
-                   "the rest, with an order effect in the intervals, and the sample fixes the level (no physics "
+                   "--physics-rounds rounds of its own with both referees; a model of it carries it to the rest "
+                   "(on the orders' features where they predict it out of sample, else its mean), with an order "
+                   "effect in the intervals, and the sample fixes the level (no physics "
                    "anchors). For large sweeps: the physics rounds of every order cost the more, and the less "
                    "predictably, the longer towers stand (they share few prefixes that a crash cuts short) "
                    f"[default: every order when at most {SAMPLED_FROM:,} are swept, else {SAMPLED_FROM:,} drawn at "
