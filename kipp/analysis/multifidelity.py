@@ -219,10 +219,11 @@ class Estimate:
     """The random order effect's variance used (its upper bound)."""
     tau2_estimate: float
     """Its moment estimate."""
-    pooled_r2: float
-    """Share of the order effect (the spread of ``e_o`` beyond its noise) that the features
-    explain: in the sample for the pooled correction, out of sample (leave one out) for the
-    sampled one."""
+    features_explain: float
+    """Sampled correction: the share of the order effect (the spread of ``e_o`` beyond its
+    noise) that the features explain out of sample (leave one out; 0 without them). Pooled:
+    nan, as the orders share their paired rounds, so the spread of ``e_o`` over orders is not
+    its noise plus the order effect."""
     features_used: bool
     """Whether the correction's model has the features (False: the mean alone)."""
 
@@ -253,13 +254,13 @@ def estimate(totals: Totals, x: np.ndarray | None = None) -> Estimate:
     rel_var = np.maximum(0.0, (dev_sq - kf * rel**2) / (kf - 1)) / kf if t.fast_rounds > 1 else np.full(n, np.nan)
     if t.sample_index is None:
         grand_diff, grand_diff_var = _mean_var(t.diff_anchor_sum, t.diff_anchor_sq, t.physics_anchors)
-        corr, corr_var, tau2, tau2_hat, r2, used = _pooled_correction(t, x)
+        corr, corr_var, tau2, tau2_hat, explain, used = _pooled_correction(t, x)
     else:
-        grand_diff, grand_diff_var, corr, corr_var, tau2, tau2_hat, r2, used = _sampled_correction(t, x)
+        grand_diff, grand_diff_var, corr, corr_var, tau2, tau2_hat, explain, used = _sampled_correction(t, x)
     mean = grand_fast + grand_diff + rel + corr
     se = np.sqrt(grand_fast_var + grand_diff_var + rel_var + corr_var)
     return Estimate(mean, se, grand_fast, grand_fast_var, grand_diff, grand_diff_var, rel, rel_var, corr,
-                    corr_var, tau2, tau2_hat, r2, used)
+                    corr_var, tau2, tau2_hat, explain, used)
 
 
 def rounds_needed(est: Estimate, rounds: np.ndarray, half_width: float, most: int,
@@ -302,8 +303,7 @@ def _pooled_correction(t: Totals, x: np.ndarray | None):
     g_var = np.einsum("ij,jk,ik->i", x, np.atleast_2d(np.cov(coefficients.T)), x) / kp
     corr = g + w * residual
     corr_var = w * v + (1 - w) ** 2 * g_var
-    explained = float(np.var(g)) / max(1e-300, float(np.var(g)) + tau2_hat) if p > 1 else 0.0
-    return corr, corr_var, tau2, tau2_hat, explained, p > 1
+    return corr, corr_var, tau2, tau2_hat, math.nan, p > 1
 
 
 def _leave_one_out_residuals(design: np.ndarray, e: np.ndarray) -> np.ndarray:

@@ -25,13 +25,16 @@ Each finished task adds its integer sums to the results file's totals in one tra
 with its row, so the file stays the same size, a SIGKILL loses at most the tasks in flight,
 and 1 worker, N workers and a Dask cluster store identical totals. The task rows keep each
 task's CPU time and the physics referee's share of it; the ``meta`` table records the wall
-time of every session that worked on the file.
+time of every session that worked on the file, and its ``summary`` the plan, the costs, the
+physics it was played with (:func:`sim.params.physics_fingerprint`) and the correction's model
+(written again by every run, so rerunning a finished sweep brings it to today's estimator).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -49,7 +52,7 @@ from kipp.analysis.sweep import run_with_progress
 
 if TYPE_CHECKING:
     from kipp.analysis.tune import Difficulty
-from sim.params import Params
+from sim.params import Params, physics_fingerprint
 from sim.seeds import stream
 
 KIND = "kipp tune, physics quality"
@@ -353,14 +356,20 @@ def run_quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Pa
         ran = len(todo) + _run_topup(run, orders, codes, length, params, store, done, session, began, fast, physics,
                                      workers, scheduler, progress)
         rows = list(store.rows())
-        fast_rounds = _metric_totals(store.totals(), len(orders), run.plan, run.seed, "stacked",
-                                     TOPUP_STAGES).fast_rounds_per_order()
+        totals = {m: _metric_totals(store.totals(), len(orders), run.plan, run.seed, m, TOPUP_STAGES)
+                  for m in METRICS}
+        fast_rounds = totals["stacked"].fast_rounds_per_order()
+        estimates = {m: estimate(t, features(orders)) for m, t in totals.items()}
         store.write_meta("summary", json.dumps({
             "estimator": "physics quality (kipp.analysis.multifidelity)", "orders": len(orders),
             **asdict(run.plan), "tasks": len(rows), "wall_s": _wall_s(rows), "cpu_s": sum(r[2] for r in rows),
             "physics_share": sum(r[3] for r in rows) / max(1e-9, sum(r[2] for r in rows)),
             "topup_order_rounds": int(fast_rounds.sum() - run.plan.fast_rounds * len(orders)),
-            "topup_orders": int((fast_rounds > run.plan.fast_rounds).sum())}))
+            "topup_orders": int((fast_rounds > run.plan.fast_rounds).sum()),
+            "physics": physics_fingerprint(params),
+            "correction": {m: {"features": e.features_used, "tau2": e.tau2, "tau2_estimate": e.tau2_estimate,
+                               "explained": None if math.isnan(e.features_explain) else e.features_explain}
+                           for m, e in estimates.items()}}))
         return ran
 
 
@@ -517,7 +526,7 @@ def format_quality(result: QualityResult, top: int = 10) -> str:
     s_half = (np.array([s.stacked_high for s in rows]) - np.array([s.stacked_low for s in rows])) / 2
     if plan.paired_orders:
         models = "; ".join(
-            f"{name}: " + (f"the orders' features ({est.pooled_r2:.0%} of the order effect, out of sample)"
+            f"{name}: " + (f"the orders' features ({est.features_explain:.0%} of the order effect, out of sample)"
                            if est.features_used else "their mean (the features did not predict it)")
             for name, est in (("barrels stacked", result.stacked), ("P(complete)", result.completed)))
         design = (f"Every order played {plan.fast_rounds} fast rounds; {plan.paired_orders:,} orders drawn at random "

@@ -5,6 +5,7 @@ crash rates stand in for the fast referee and physics (their difference is the c
 from __future__ import annotations
 
 import functools
+import json
 import signal
 import sqlite3
 import textwrap
@@ -15,10 +16,10 @@ import pytest
 
 from kipp.analysis.difficulty import RoundModel
 from kipp.analysis.orders import sample_orders
-from kipp.analysis.physics_quality import Plan, QualityRun, read_quality, run_quality_sweep, tasks_of
+from kipp.analysis.physics_quality import KIND, Plan, QualityRun, read_quality, run_quality_sweep, tasks_of
 from kipp.analysis.results_store import ResultsFileError, ResultsStore
 from kipp.analysis.shared_rounds import OrderTree, play_round_shared
-from sim.params import load_params
+from sim.params import load_params, physics_fingerprint
 from tests.kipp.analysis.sigkill import sigkill_once_stored
 from tests.kipp.kipp_referees import ThresholdReferee
 
@@ -73,7 +74,7 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path, plan_name
         import time
         from kipp.analysis.orders import sample_orders
         from kipp.analysis.physics_quality import run_quality_sweep
-        from sim.params import load_params
+        from sim.params import load_params, physics_fingerprint
         from tests.kipp.analysis.test_physics_quality import {plan_name}, _run, fast, physics
 
         class Slow:
@@ -113,7 +114,13 @@ def test_a_finished_sweep_tops_up_to_the_same_totals(tmp_path):
     topped = run_quality_sweep(_run(plan=TOPPED), orders, PARAMS, later, fast=fast, physics=physics)
     assert planned == len(tasks_of(SAMPLED)) and topped > 0
     assert _totals(later) == _totals(from_start)
-    assert read_quality(later, orders).stacked.mean.tolist() == read_quality(from_start, orders).stacked.mean.tolist()
+    result = read_quality(later, orders)
+    assert result.stacked.mean.tolist() == read_quality(from_start, orders).stacked.mean.tolist()
+    with ResultsStore.read(later, KIND) as store:  # the summary says which physics and which model
+        summary = json.loads(store.meta()["summary"])
+    assert summary["physics"] == physics_fingerprint(PARAMS)
+    assert [summary["correction"][m]["features"] for m in ("stacked", "completed")] == [
+        result.stacked.features_used, result.completed.features_used]
     other = replace(TOPPED, half_widths=(0.4, 0.2))
     with pytest.raises(ResultsFileError, match="aim at half-widths 0.5,0.2, not 0.4,0.2"):
         run_quality_sweep(_run(plan=other), orders, PARAMS, later, fast=fast, physics=physics)
