@@ -551,8 +551,8 @@ def format_quality(result: QualityResult, top: int = 10) -> str:
         f"P(complete), {result.stacked.grand_diff:+.2f} barrels.",
         f"95% interval half-widths over the orders (median / largest): P(complete) {np.median(p_half):.3f} / "
         f"{p_half.max():.3f}, barrels stacked {np.median(s_half):.3f} / {s_half.max():.3f}."
-        + (f" Wider than the target: {int((s_half > plan.half_widths[0]).sum()):,} orders (barrels), "
-           f"{int((p_half > plan.half_widths[1]).sum()):,} (P(complete))." if plan.half_widths is not None else ""),
+        + (f" Orders wider than the target: {int((s_half > plan.half_widths[0]).sum()):,} on barrels stacked, "
+           f"{int((p_half > plan.half_widths[1]).sum()):,} on P(complete)." if plan.half_widths is not None else ""),
         "",
     ]
     header = f"{'rank':>5}  {'order':<12}  {'P(complete) [95%]':<24}  {'barrels stacked [95%]':<24}  {'L pos':>5}"

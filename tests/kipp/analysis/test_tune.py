@@ -284,7 +284,7 @@ def test_cli_half_widths_top_up_the_wide_orders(fast_referee):
     plain, topped = run(*args), run(*args, "--half-widths", "12,0.3")
     assert plain.exit_code == 0 and topped.exit_code == 0, topped.output
     assert "aiming at 95% half-widths of 12 barrels stacked and 0.3 on P(complete)" in topped.output
-    assert "Wider than the target:" in topped.output
+    assert "Orders wider than the target:" in topped.output
 
     def largest_p_half_width(output):
         return float(re.search(r"P\(complete\) [\d.]+ / ([\d.]+),", output).group(1))
