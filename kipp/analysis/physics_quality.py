@@ -335,6 +335,7 @@ def run_quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Pa
     codes, length = order_codes(orders), len(orders[0])
     with ResultsStore.open(out, KIND, run.options(orders), COLUMNS) as store:
         run = replace(run, plan=_topup_target(store, run.plan, out))
+        physics_id = _physics_stamp(store, params, out)
         done = store.done_keys()
         session = int(store.meta().get("sessions", "0")) + 1
         store.write_meta("sessions", str(session))
@@ -366,7 +367,7 @@ def run_quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Pa
             "physics_share": sum(r[3] for r in rows) / max(1e-9, sum(r[2] for r in rows)),
             "topup_order_rounds": int(fast_rounds.sum() - run.plan.fast_rounds * len(orders)),
             "topup_orders": int((fast_rounds > run.plan.fast_rounds).sum()),
-            "physics": physics_fingerprint(params),
+            "physics": physics_id,
             "correction": {m: {"features": e.features_used, "tau2": e.tau2, "tau2_estimate": e.tau2_estimate,
                                "explained": None if math.isnan(e.features_explain) else e.features_explain}
                            for m, e in estimates.items()}}))
@@ -384,6 +385,20 @@ def _topup_target(store: ResultsStore, plan: Plan, out: str | Path) -> Plan:
     if stored is None and plan.half_widths is not None:
         store.write_meta("half_widths", json.dumps(list(plan.half_widths)))
     return replace(plan, half_widths=plan.half_widths or stored)
+
+
+def _physics_stamp(store: ResultsStore, params: Params, out: str | Path) -> str:
+    """The physics the file's rounds are played with (:func:`sim.params.physics_fingerprint`,
+    which :data:`sim.params.PHYSICS_REVISION` moves with the physics code), written on the
+    file's first session; a later session under other physics is refused, as its rounds could
+    not be added to the earlier ones."""
+    current, stored = physics_fingerprint(params), store.meta().get("physics")
+    if stored is not None and stored != current:
+        raise ResultsFileError(f"{out}: its rounds were played with physics {stored}, not today's {current} "
+                               "(the physics code or its parameters changed); use another --out")
+    if stored is None:
+        store.write_meta("physics", current)
+    return current
 
 
 def _run_topup(run: QualityRun, orders, codes: bytes, length: int, params: Params, store: ResultsStore,

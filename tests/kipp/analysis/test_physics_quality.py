@@ -16,7 +16,7 @@ import pytest
 
 from kipp.analysis.difficulty import RoundModel
 from kipp.analysis.orders import sample_orders
-from kipp.analysis.physics_quality import KIND, Plan, QualityRun, read_quality, run_quality_sweep, tasks_of
+from kipp.analysis.physics_quality import COLUMNS, KIND, Plan, QualityRun, read_quality, run_quality_sweep, tasks_of
 from kipp.analysis.results_store import ResultsFileError, ResultsStore
 from kipp.analysis.shared_rounds import OrderTree, play_round_shared
 from sim.params import load_params, physics_fingerprint
@@ -124,6 +124,10 @@ def test_a_finished_sweep_tops_up_to_the_same_totals(tmp_path):
     other = replace(TOPPED, half_widths=(0.4, 0.2))
     with pytest.raises(ResultsFileError, match="aim at half-widths 0.5,0.2, not 0.4,0.2"):
         run_quality_sweep(_run(plan=other), orders, PARAMS, later, fast=fast, physics=physics)
+    with ResultsStore.open(later, KIND, _run(plan=TOPPED).options(orders), COLUMNS) as store:
+        store.write_meta("physics", "older physics")  # as if the physics code had changed since
+    with pytest.raises(ResultsFileError, match="played with physics older physics, not today's"):
+        run_quality_sweep(_run(plan=TOPPED), orders, PARAMS, later, fast=fast, physics=physics)
 
 
 @functools.cache
