@@ -29,7 +29,10 @@ It is written as four parts, each estimated from its own independent rounds::
   the data cannot exclude is not taken as zero.
 
 *Sampled correction* (for sweeps too large to play physics on every order, e.g. all 34,650
-orders of a ``skilled`` bot, whose towers share few prefixes that a crash cuts off): instead
+orders of a ``skilled`` bot, whose towers share few prefixes that a crash cuts off; and the
+safer design from about a thousand orders on, as its orders' rounds are independent: a
+paired round shared by all orders in which the referees part early moves every order of
+that prefix at once, so a few such rounds dominate the pooled model's variance): instead
 of paired rounds of all orders, ``m`` orders drawn at random each play ``r`` rounds of their
 own (no luck shared with any other order) with both referees. Their mean differences
 ``e_o`` estimate ``d_o`` (the order's physics-minus-fast difference) directly, so they fix

@@ -22,8 +22,14 @@ from kipp.players.bots import WILD_POLICIES
 from sim.params import Params, load_params
 from sim.referees import referee_names
 
-SAMPLED_FROM = 2000
-"""Physics-quality sweeps of more orders than this sample some of them for the correction by default."""
+SAMPLED_FROM = 1000
+"""Physics-quality sweeps of more orders than this sample some of them for the correction by
+default. Measured on all 1,680 nine-barrel orders with the casual bot: 200 sampled orders x 80
+rounds (1,252 CPU s in all) left every order within +-0.135 barrels, where paired rounds of
+every order left 3 orders above +-0.15 with 12 rounds (1,654 CPU s) and 291 with 24 (2,630 CPU
+s). Shared by all orders, a paired round in which the referees part early moves every order
+with that prefix at once: 2 of those 24 rounds carried 80% of the model's round-to-round
+variance, so a dozen shared rounds under-sample it."""
 SAMPLED_ORDERS, SAMPLED_ROUNDS = 200, 80
 """The default sample of such sweeps: orders, and rounds each. Measured on all 34,650 orders
 with the casual bot: the correction's order effect is small (about 0.02 barrels), so its
@@ -269,7 +275,7 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
     fast referee and physics, whose differences (pooled over orders with similar
     features, and per order) correct the fast rounds; --anchors rounds fix the level.
     With --physics-orders N only N orders drawn at random play the correction's rounds
-    (200 by default when more than 2,000 orders are swept). --half-widths tops up the
+    (200 by default when more than 1,000 orders are swept). --half-widths tops up the
     fast rounds of the orders whose intervals are still too wide.
     The intervals include the correction's uncertainty. --referee NAME plays every
     round with that referee instead. --find races for the hardest and easiest orders.
