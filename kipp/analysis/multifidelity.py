@@ -224,9 +224,10 @@ class Estimate:
     """Its moment estimate."""
     features_explain: float
     """Sampled correction: the share of the order effect (the spread of ``e_o`` beyond its
-    noise) that the features explain out of sample (leave one out; 0 without them). Pooled:
-    nan, as the orders share their paired rounds, so the spread of ``e_o`` over orders is not
-    its noise plus the order effect."""
+    noise) that the features explain out of sample (leave one out; 0 when they were tried and
+    dropped, nan when too few orders were sampled to try them: fewer than 20 per feature).
+    Pooled: nan, as the orders share their paired rounds, so the spread of ``e_o`` over orders
+    is not its noise plus the order effect."""
     features_used: bool
     """Whether the correction's model has the features (False: the mean alone)."""
 
@@ -343,13 +344,14 @@ def _sampled_correction(t: Totals, x: np.ndarray | None):
         raise ValueError(f"the sampled correction needs at least 2 orders of 2 rounds, got {m} of {r}")
     e = t.sample_sum / r
     s2 = np.maximum(0.0, (t.sample_sq - r * e**2) / (r - 1))
-    centred, explained = np.ones((t.n, 1)), 0.0
+    centred, explained = np.ones((t.n, 1)), math.nan  # nan: too few sampled orders to try the features
     if x is not None and m >= 20 * x.shape[1]:
         candidate = np.column_stack([np.ones(t.n), x[:, 1:] - x[:, 1:].mean(axis=0)])
         better, alone, with_features = _features_predict(candidate[index], e)
+        explained = 0.0
         if better:
             noise = float(np.mean(s2)) / r
-            centred, explained = candidate, (alone - with_features) / max(1e-300, alone - noise)
+            centred, explained = candidate, min(1.0, (alone - with_features) / max(1e-300, alone - noise))
     design = centred[index]
     p = design.shape[1]
     solve = np.linalg.pinv(design)
@@ -368,4 +370,4 @@ def _sampled_correction(t: Totals, x: np.ndarray | None):
     w = np.divide(tau2, tau2 + v, out=np.ones_like(v), where=(tau2 + v) > 0)
     corr[index] = g[index] + w * residual
     corr_var[index] = w * v + (1 - w) ** 2 * (g_var[index] + grand_diff_var) - grand_diff_var
-    return grand_diff, grand_diff_var, corr, corr_var, tau2, tau2_hat, min(1.0, explained), p > 1
+    return grand_diff, grand_diff_var, corr, corr_var, tau2, tau2_hat, explained, p > 1

@@ -542,7 +542,8 @@ def format_quality(result: QualityResult, top: int = 10) -> str:
     if plan.paired_orders:
         models = "; ".join(
             f"{name}: " + (f"the orders' features ({est.features_explain:.0%} of the order effect, out of sample)"
-                           if est.features_used else "their mean (the features did not predict it)")
+                           if est.features_used else "their mean (the features did not predict it)"
+                           if est.features_explain == 0 else "their mean (too few orders to try the features)")
             for name, est in (("barrels stacked", result.stacked), ("P(complete)", result.completed)))
         design = (f"Every order played {plan.fast_rounds} fast rounds; {plan.paired_orders:,} orders drawn at random "
                   f"each played {plan.paired_rounds} rounds of their own with both referees (the level, and the "

@@ -128,6 +128,8 @@ def test_the_sampled_correction_keeps_the_features_only_where_they_predict(monke
     totals = [_sampled(np.random.default_rng(seed), *world, orders=260, rounds=10) for seed in range(1300, 1360)]
     chosen = [estimate(t, x) for t in totals]
     assert np.mean([e.features_used for e in chosen]) <= 0.15
+    few = estimate(_sampled(np.random.default_rng(1299), *world, orders=200, rounds=10), x)  # < 20 per feature
+    assert not few.features_used and np.isnan(few.features_explain)
     assert 0.92 <= np.mean([np.abs(e.mean - truth) <= 1.96 * e.se for e in chosen]) <= 0.99
     unsampled = [np.setdiff1d(np.arange(N_ORDERS), t.sample_index) for t in totals]
     plain = np.mean([e.corr_var[o].mean() for e, o in zip(chosen, unsampled) if not e.features_used])
