@@ -74,7 +74,7 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path, plan_name
         import time
         from kipp.analysis.orders import sample_orders
         from kipp.analysis.physics_quality import run_quality_sweep
-        from sim.params import load_params, physics_fingerprint
+        from sim.params import load_params
         from tests.kipp.analysis.test_physics_quality import {plan_name}, _run, fast, physics
 
         class Slow:
