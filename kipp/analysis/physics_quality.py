@@ -285,7 +285,7 @@ def plan_topup(stored: dict[str, np.ndarray], n: int, plan: Plan, seed: int, x: 
                stage: int) -> TopupStage:
     """Stage ``stage`` of the top-up (see the module docstring), from the totals of the planned
     rounds and of the stages before it (``stored``: the results file's totals)."""
-    totals = {m: _metric_totals(stored, n, plan, seed, m, stage - 1) for m in METRICS}
+    totals = _metrics_totals(stored, n, plan, seed, stage - 1)
     before = totals["stacked"].fast_rounds_per_order()
     after = before
     for m, half_width in zip(METRICS, plan.half_widths):
@@ -357,8 +357,7 @@ def run_quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Pa
         ran = len(todo) + _run_topup(run, orders, codes, length, params, store, done, session, began, fast, physics,
                                      workers, scheduler, progress)
         rows = list(store.rows())
-        totals = {m: _metric_totals(store.totals(), len(orders), run.plan, run.seed, m, TOPUP_STAGES)
-                  for m in METRICS}
+        totals = _metrics_totals(store.totals(), len(orders), run.plan, run.seed, TOPUP_STAGES)
         fast_rounds = totals["stacked"].fast_rounds_per_order()
         estimates = {m: estimate(t, features(orders)) for m, t in totals.items()}
         store.write_meta("summary", json.dumps({
@@ -486,7 +485,7 @@ def read_quality(out: str | Path, orders: list[tuple[str, ...]]) -> QualityResul
     expected = planned + sum(len(stage.rounds()) for stage in stages)
     if len(rows) != expected:
         raise ValueError(f"{out}: {len(rows)} of {expected} tasks done (top-up rounds included); rerun to finish")
-    all_totals = {m: _metric_totals(totals, n, plan, options["seed"], m, TOPUP_STAGES) for m in METRICS}
+    all_totals = _metrics_totals(totals, n, plan, options["seed"], TOPUP_STAGES)
     estimates = {m: estimate(t, x) for m, t in all_totals.items()}
     wall = _wall_s(rows)
     cpu = sum(r[2] for r in rows)
@@ -494,6 +493,11 @@ def read_quality(out: str | Path, orders: list[tuple[str, ...]]) -> QualityResul
     return QualityResult([order_text(o) for o in orders], estimates["stacked"], estimates["completed"], plan,
                          wall, cpu, physics / cpu if cpu else float("nan"),
                          all_totals["stacked"].fast_rounds_per_order(), len(stages))
+
+
+def _metrics_totals(stored: dict[str, np.ndarray], n: int, plan: Plan, seed: int, stages: int) -> dict[str, Totals]:
+    """:func:`_metric_totals` of every metric, by name."""
+    return {m: _metric_totals(stored, n, plan, seed, m, stages) for m in METRICS}
 
 
 def _metric_totals(stored: dict[str, np.ndarray], n: int, plan: Plan, seed: int, m: str, stages: int) -> Totals:
