@@ -72,8 +72,9 @@ block b ANCHOR_KEY + b, top-up round j of stage s TOPUP_KEY + s * STAGE_KEYS + j
 TOPUP_PANEL = 256
 """Orders drawn at random to play along in a top-up round: their mean stands in for the
 round's mean over all orders (its noise adds about 1/256 of an order's to each deviation)."""
-TOPUP_STAGES = 4
-"""Top-up stages at most (each aims at the target with the variance seen so far, times 1.1)."""
+TOPUP_STAGES = 8
+"""Top-up stages at most (each aims at the target with the variance seen so far, times 1.1;
+after the first few only the orders whose variance grew past that play, a few rounds each)."""
 TOPUP_MOST = 8
 """An order plays at most this many times the planned fast rounds."""
 
