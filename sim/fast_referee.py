@@ -38,7 +38,7 @@ situations with one vectorised static check per phase.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
@@ -131,7 +131,7 @@ class FastReferee:
             x, y = into_recess(ship, spec.end_diameter_m, x, y)
             base = -ship.recess_depth_m
         pose = BarrelPose(placement.size, x, y, base + spec.height_m / 2, 0.0)
-        return replace(tower, barrels=tower.barrels + (pose,))
+        return TowerState(tower.turns, tower.slice_direction_rad, tower.barrels + (pose,))
 
     def creep(self, tower: TowerState, placed: bool) -> TowerState:
         """``tower``, as it stands after a decision, moved by physics' mean creep.
@@ -154,7 +154,7 @@ class FastReferee:
             pose = tower.barrels[k]
             shift = fast.creep_placed_mm / 1000 if placed and k == top else fast.creep_lean_rad * (pose.z_m - base)
             moved.append(BarrelPose(pose.size, pose.x_m + shift * dx, pose.y_m + shift * dy, pose.z_m, pose.tilt_rad))
-        return replace(tower, barrels=tuple(moved))
+        return TowerState(tower.turns, tower.slice_direction_rad, tuple(moved))
 
     def turn(self, tower: TowerState, turn: Turn) -> TowerState:
         """The tower after the turn: counts updated, slice along the new downhill direction."""
@@ -162,7 +162,7 @@ class FastReferee:
         direction = downhill_direction(self.gradient(after.turns))
         if direction is None:
             direction = tower.slice_direction_rad
-        return replace(after, slice_direction_rad=direction)
+        return TowerState(after.turns, direction, after.barrels)
 
     # --- deciding ------------------------------------------------------------------
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Sequence
 
 import numpy as np
@@ -54,6 +55,13 @@ class SizeTable:
     height_m: np.ndarray
     mass_kg: np.ndarray
     side_at_recess_m: np.ndarray
+
+    @cached_property
+    def scalars(self) -> dict[str, tuple[float, float, float, float]]:
+        """Per size name, as Python floats: (end radius m, mass kg, half height m, side
+        half-width at the recess depth m), for the plain-Python checks of one tower."""
+        return {name: (float(self.radius_m[i]), float(self.mass_kg[i]), float(self.height_m[i]) / 2,
+                       float(self.side_at_recess_m[i])) for name, i in self.index.items()}
 
     @classmethod
     def from_params(cls, params: Params) -> "SizeTable":
@@ -235,17 +243,6 @@ def _wall_pivot(table: SizeTable, batch: TowerBatch, com: np.ndarray, d: np.ndar
     return np.where(turn_to_touch <= contact_rad, angle, -math.pi / 2)
 
 
-def _ray_scalar(px: float, py: float, cx: float, cy: float, radius: float, dx: float,
-                dy: float) -> tuple[float, float]:
-    rx, ry = px - cx, py - cy
-    b = rx * dx + ry * dy
-    disc = b * b - (rx * rx + ry * ry - radius * radius)
-    if disc < 0.0:
-        return math.inf, -math.inf
-    root = math.sqrt(disc)
-    return -b - root, -b + root
-
-
 def static_margin_one(params: Params, table: SizeTable, barrels: Sequence[BarrelPose],
                       gradient: tuple[float, float], direction: float,
                       recess_wall_contact_rad: float) -> tuple[float, int]:
@@ -263,13 +260,17 @@ def interface_margins_one(params: Params, table: SizeTable, barrels: Sequence[Ba
                           gradient: tuple[float, float], direction: float,
                           recess_wall_contact_rad: float) -> list[float]:
     """The static margin (radians) of every interface of one tower, bottom first: entry ``k``
-    is that of barrel ``k`` on its support (0: the deck), as in :func:`static_margins`."""
+    is that of barrel ``k`` on its support (0: the deck), as in :func:`static_margins`.
+
+    The hot loop of the fast referee: the rays through the discs are written out inline
+    (t = -b -+ sqrt(b^2 - (|r|^2 - R^2)), b = r . d, r from the disc's centre; a ray that
+    misses a disc leaves the lens empty), and the sizes' numbers are read as Python floats
+    (:attr:`SizeTable.scalars`)."""
     n = len(barrels)
     if n == 0:
         return []
-    index = table.index
-    sizes = [index[b.size] for b in barrels]
-    radius = [float(table.radius_m[s]) for s in sizes]
+    scalars = table.scalars
+    specs = [scalars[b.size] for b in barrels]
     gx, gy = gradient
     slope = math.hypot(gx, gy)
     theta = math.atan(slope)
@@ -280,36 +281,54 @@ def interface_margins_one(params: Params, table: SizeTable, barrels: Sequence[Ba
     slide = math.atan(params.mu) - theta
     ship = params.ship
     depth, recess_r = ship.recess_depth_m, ship.recess_diameter_m / 2
+    inf, sqrt, atan2 = math.inf, math.sqrt, math.atan2
     m_sum = wx = wy = wz = 0.0
     margins = [0.0] * n
     for k in range(n - 1, -1, -1):
         pose = barrels[k]
-        mass = float(table.mass_kg[sizes[k]])
+        radius, mass, half_height, side = specs[k]
+        x, y = pose.x_m, pose.y_m
         m_sum += mass
-        wx += mass * pose.x_m
-        wy += mass * pose.y_m
+        wx += mass * x
+        wy += mass * y
         wz += mass * pose.z_m
         px, py, pz = wx / m_sum, wy / m_sum, wz / m_sum
-        bottom_z = pose.z_m - float(table.height_m[sizes[k]]) / 2
+        bottom_z = pose.z_m - half_height
         lever = max(pz - bottom_z, 1e-9)
-        enter, leave = _ray_scalar(px, py, pose.x_m, pose.y_m, radius[k], dx, dy)
+        # the ray from the centre of mass along d through barrel k's bottom disc ...
+        rx, ry = px - x, py - y
+        b = rx * dx + ry * dy
+        disc = b * b - (rx * rx + ry * ry - radius * radius)
+        if disc < 0.0:
+            enter, leave = inf, -inf
+        else:
+            root = sqrt(disc)
+            enter, leave = -b - root, -b + root
+        # ... and through the top disc of the barrel below (the deck: a disc of radius _FAR)
         if k > 0:
             below = barrels[k - 1]
-            enter_b, leave_b = _ray_scalar(px, py, below.x_m, below.y_m, radius[k - 1], dx, dy)
+            rx, ry, r_below = px - below.x_m, py - below.y_m, specs[k - 1][0]
         else:
-            enter_b, leave_b = _ray_scalar(px, py, 0.0, 0.0, _FAR, dx, dy)
-        enter, leave = max(enter, enter_b), min(leave, leave_b)
-        theta_hi, theta_lo = math.atan2(leave, lever), math.atan2(enter, lever)
+            rx, ry, r_below = px, py, _FAR
+        b = rx * dx + ry * dy
+        disc = b * b - (rx * rx + ry * ry - r_below * r_below)
+        if disc < 0.0:
+            enter, leave = max(enter, inf), min(leave, -inf)
+        else:
+            root = sqrt(disc)
+            enter, leave = max(enter, -b - root), min(leave, -b + root)
+        theta_hi, theta_lo = atan2(leave, lever), atan2(enter, lever)
         in_recess = k == 0 and depth > 0 and bottom_z < -depth / 2
         if in_recess:
-            along = pose.x_m * dx + pose.y_m * dy
-            across = pose.x_m * dy - pose.y_m * dx
-            wall = math.sqrt(max(recess_r ** 2 - across ** 2, 0.0))
-            side = float(table.side_at_recess_m[sizes[0]])
-            turn_to_touch = math.atan2(wall - along - radius[0], depth) - math.atan2(side - radius[0], depth)
+            along = x * dx + y * dy
+            across = x * dy - y * dx
+            wall = sqrt(max(recess_r ** 2 - across ** 2, 0.0))
+            turn_to_touch = atan2(wall - along - radius, depth) - atan2(side - radius, depth)
             if turn_to_touch <= recess_wall_contact_rad:
-                _, leave_w = _ray_scalar(px, py, 0.0, 0.0, recess_r, dx, dy)
-                theta_hi = max(theta_hi, math.atan2(leave_w, max(pz, 1e-9)))
+                b = px * dx + py * dy
+                disc = b * b - (px * px + py * py - recess_r * recess_r)
+                leave_w = -inf if disc < 0.0 else -b + sqrt(disc)
+                theta_hi = max(theta_hi, atan2(leave_w, max(pz, 1e-9)))
         margin = theta_hi - theta if theta >= theta_lo else theta - theta_lo
         if not in_recess:
             margin = min(margin, slide)

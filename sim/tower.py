@@ -12,7 +12,7 @@ the current 2D slice (counter-clockwise seen with the slice direction pointing r
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol, runtime_checkable
 
 from sim.params import SCREWS, Params
@@ -67,7 +67,7 @@ class TowerState:
         """The same tower after ``sailor`` turned ``revolutions`` more (barrels untouched)."""
         turns = list(self.turns)
         turns[SCREWS.index(sailor)] += revolutions
-        return replace(self, turns=tuple(turns))
+        return TowerState(tuple(turns), self.slice_direction_rad, self.barrels)
 
     def to_dict(self) -> dict:
         """A JSON-ready dict (floats exactly round-trip through ``repr``)."""

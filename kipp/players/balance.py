@@ -132,10 +132,11 @@ class BalanceJudge:
         vectors) at :data:`_UPHILL_STEPS` distances; with no uphill direction (the deck stays
         level), a coarse compass of :data:`_COMPASS` rays at :data:`_RADII`."""
         if uphill:  # the fine rays, and the centre
-            unit = np.vstack([[[0.0, 0.0]], (_ALONG[None, :, None] * np.asarray(uphill)[:, None, :]).reshape(-1, 2)])
+            unit = np.zeros((1 + len(uphill) * _UPHILL_STEPS, 2))
+            unit[1:] = (_ALONG[None, :, None] * np.array(uphill)[:, None, :]).reshape(-1, 2)
         else:  # the deck stays level: no direction to prefer
             unit = _COMPASS_GRID
-        return self.reach_m(tower, size) * unit + tower.top_xy(), np.hypot(unit[:, 0], unit[:, 1])
+        return self.reach_m(tower, size) * unit + np.array(tower.top_xy()), np.hypot(unit[:, 0], unit[:, 1])
 
     # --- the judgements -------------------------------------------------------------------
 
@@ -170,7 +171,7 @@ class BalanceJudge:
         worst = np.minimum(margins[:1], margins[1:])  # (sailors, K)
         # among aims equally good (the margins are flat across the tilt), the one nearer the centre
         worst = worst - _TIE_RAD * share
-        s, k = np.unravel_index(np.argmax(worst), worst.shape)  # ties: earlier sailor, then earlier aim
+        s, k = divmod(int(np.argmax(worst)), worst.shape[1])  # ties: earlier sailor, then earlier aim
         return float(aims[k, 0]), float(aims[k, 1]), sailors[int(s)], float(worst[s, k])
 
     def best_sailor(self, tower: TowerState, sailors: Sequence[str], fraction: float) -> str:

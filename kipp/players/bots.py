@@ -175,9 +175,8 @@ class Bot:
             x, y = self.balance_aim_m(state)
             aim_mm = (x * 1000, y * 1000)
         error = rng.normal(0.0, self.sigma_mm, size=2) if self.sigma_mm > 0 else np.zeros(2)
-        x, y = (float(np.clip(round(aim + e, 3), -where.limit_mm, where.limit_mm)) + 0.0
-                for aim, e in zip(aim_mm, error))
-        return Place(x, y)
+        x, y = np.clip(np.round(np.asarray(aim_mm, dtype=float) + error, 3), -where.limit_mm, where.limit_mm)
+        return Place(float(x) + 0.0, float(y) + 0.0)
 
     def coming_sailors(self, state) -> list[str]:
         """The sailors the bot may turn after this placement: the rolled one, or on a wild roll
