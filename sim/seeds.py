@@ -16,7 +16,8 @@ The paths in use (``i``, ``k``, ``g`` indices):
   estimate's anchor round ``j`` from ``("anchor", j, ...)`` (its order from
   ``("anchor", j, "order sample")``) and the coverage check's reference rounds from
   ``("holdout", k, ...)``; the panel of top-up round ``j`` of stage ``s`` from
-  ``("topup panel", s, j)``;
+  ``("topup panel", s, j)``; the confirmation of a sweep's extremes
+  (:mod:`kipp.analysis.confirm`) from ``("confirm", k, ...)``;
 - the benchmark situations: their games from ``derived_seed(root, "benchmark game", g)``,
   their selection from ``("benchmark selection",)``; the physics turn situations from
   ``("turn situation", i)``;
@@ -35,7 +36,7 @@ import numpy as np
 STREAMS: dict[str, int] = {name: code for code, name in enumerate((
     "die", "shuffle", "bot", "game", "round", "place", "wild", "order sample", "benchmark game",
     "benchmark selection", "turn situation", "synthetic", "likelihood", "anchor", "holdout", "paired",
-    "topup panel"), start=1)}
+    "topup panel", "confirm"), start=1)}
 """Stream name -> the integer it stands for in a spawn key (fixed: results depend on them)."""
 
 

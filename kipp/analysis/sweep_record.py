@@ -1,10 +1,11 @@
 """The record of the committed difficulty sweeps: how each was run and what it cost.
 
 ``python -m kipp.analysis.sweep_record --out notebooks/results/sweeps.json RESULTS.sqlite:TABLE.csv.gz ...
-[--coverage coverage.json ...]`` reads each physics-quality results file's options and its
-``summary`` (wall time, CPU time, physics share: :mod:`kipp.analysis.physics_quality`) and
+[--coverage coverage.json ...] [--confirm confirm.json ...]`` reads each physics-quality results file's
+options and its ``summary`` (wall time, CPU time, physics share: :mod:`kipp.analysis.physics_quality`) and
 writes them, keyed by the table's name, with the coverage checks' reports
-(:mod:`kipp.analysis.coverage_check`, a list) and the pilot's (:mod:`kipp.analysis.pilot`) if given. The notebook
+(:mod:`kipp.analysis.coverage_check`, a list), the confirmations of the sweeps' extremes
+(:mod:`kipp.analysis.confirm`, a list) and the pilot's (:mod:`kipp.analysis.pilot`) if given. The notebook
 ``barrel_order_difficulty.ipynb`` reads it.
 """
 
@@ -34,6 +35,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True)
     parser.add_argument("--coverage", action="append", default=[],
                         help="the JSON report of python -m kipp.analysis.coverage_check (repeatable)")
+    parser.add_argument("--confirm", action="append", default=[],
+                        help="the JSON report of python -m kipp.analysis.confirm (repeatable)")
     parser.add_argument("--pilot", default=None, help="the JSON report of python -m kipp.analysis.pilot")
     args = parser.parse_args(argv)
     out: dict = {"sweeps": {}}
@@ -43,11 +46,12 @@ def main(argv: list[str] | None = None) -> int:
         name = Path(table).name.split(".")[0]
         names[Path(results).resolve()] = name
         out["sweeps"][name] = {"file": Path(table).name, **record(results)}
-    out["coverage"] = []
-    for path in args.coverage:
-        coverage = json.loads(Path(path).read_text())
-        coverage["sweep"] = names.get(Path(coverage.pop("results")).resolve(), "?")
-        out["coverage"].append(coverage)
+    for key, paths in (("coverage", args.coverage), ("confirm", args.confirm)):
+        out[key] = []
+        for path in paths:
+            report = json.loads(Path(path).read_text())
+            report["sweep"] = names.get(Path(report.pop("results")).resolve(), "?")
+            out[key].append(report)
     if args.pilot:
         out["pilot"] = json.loads(Path(args.pilot).read_text())
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")

@@ -1,0 +1,166 @@
+"""The hardest and easiest orders of a finished sweep, measured again on rounds of their own.
+
+A sweep's rounds are common random numbers: round ``k`` of every order has the same luck,
+so orders that share their first barrels err together, and the orders a sweep ranks
+hardest (or easiest) are, besides, those whose own noise happened to point that way (the
+winner's curse, which pulls the extremes outward). Each interval holds for its own order,
+but the extremes of 34,650 of them are not a fair sample: the shared luck of the rounds
+can move a whole family either way, further than its intervals (the nine-barrel casual
+sweep's rounds squeezed its spread: its 20 hardest orders read 0.08 barrels easier than
+on rounds of their own, on average, and its 20 easiest 0.13 harder).
+
+``python -m kipp.analysis.confirm --results FILE.sqlite --top 20 --rounds 2000`` takes the
+``--top`` hardest and easiest orders by barrels stacked and plays each ``--rounds`` fast
+rounds of its own (streams ``("confirm", i * rounds + k, ...)`` for the
+``i``-th of them: independent of the sweep's rounds, and of each other's, so nothing it
+was selected on enters the new value). Its value at physics quality is then, with the parts
+of :mod:`kipp.analysis.multifidelity`::
+
+    confirmed_o = mean of its new fast rounds + grand_diff + corr_o
+
+(the sweep's physics-minus-fast level and the order's correction, which the selection did
+not use for an order outside the correction's sample, and which carries its own variance,
+the order effect included), with a 95% interval from the variances of the three parts.
+The sweep's settings (player model, barrels, variant, seed, orders) are read from its file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from kipp.analysis.difficulty import RefereeSpec, RoundModel, cached_referee, play_round
+from kipp.analysis.export import write_json
+from kipp.analysis.orders import parse_order, resolve_orders
+from kipp.analysis.physics_quality import KIND, read_quality
+from kipp.analysis.results_store import ResultsStore
+from kipp.analysis.stats import Z95
+from kipp.analysis.sweep import run_with_progress
+from sim.params import load_params
+
+BLOCK = 50
+"""Rounds of one order per task."""
+FAMILY = "confirm"
+"""The stream family of the new rounds (:func:`kipp.analysis.difficulty.round_streams`)."""
+
+
+def sweep_settings(results: str | Path) -> tuple[RoundModel, int, str, str]:
+    """The player model and variant, root seed, ``--orders`` and fast referee of a physics-quality results file."""
+    with ResultsStore.read(results, KIND) as store:
+        options = json.loads(store.meta()["options"])
+    model = RoundModel(barrels=options["barrels"], half_turn=options["half_turn"], sigma_mm=options["sigma_mm"],
+                       wild=options["wild"], player=options["player"])
+    return model, int(options["seed"]), options["orders"], options["fast"]
+
+
+def extremes(values: np.ndarray, top: int) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of the ``top`` smallest values (smallest first) and of the ``top`` largest (largest
+    last); ties go to the earlier index."""
+    ranked = np.argsort(values, kind="stable")
+    return ranked[:top], ranked[len(values) - top:]
+
+
+def _block(model: RoundModel, fast: RefereeSpec, params, seed: int, line: str, slot: int, rounds: int, first: int,
+           count: int):
+    """Rounds ``first .. first + count - 1`` of the order at ``slot`` (its own rounds
+    ``slot * rounds + k``), played by ``fast``: (slot, first, barrels stacked, completed)."""
+    ref, bot, config = cached_referee(fast, params), model.bot(params), model.config()
+    order = parse_order(line, model.barrels)
+    played = [play_round(order, ref, bot, config, seed, slot * rounds + k, FAMILY) for k in range(first, first + count)]
+    return slot, first, [r.stacked for r in played], [r.completed for r in played]
+
+
+def new_rounds(lines: list[str], model: RoundModel, seed: int, rounds: int, fast: RefereeSpec = "fast",
+               workers: int = 1, progress: bool = True) -> dict[str, np.ndarray]:
+    """Per metric: a (len(lines), rounds) array of the orders' new fast rounds (see the module docstring)."""
+    params = load_params()
+    out = {"stacked": np.zeros((len(lines), rounds)), "completed": np.zeros((len(lines), rounds))}
+
+    def record(result) -> int:
+        slot, first, stacked, completed = result
+        out["stacked"][slot, first:first + len(stacked)] = stacked
+        out["completed"][slot, first:first + len(completed)] = completed
+        return len(stacked)
+
+    tasks = ((model, fast, params, seed, line, slot, rounds, first, min(BLOCK, rounds - first))
+             for slot, line in enumerate(lines) for first in range(0, rounds, BLOCK))
+    run_with_progress(_block, tasks, record, workers=workers, progress=progress, total=len(lines) * rounds,
+                      unit="round", desc="confirming rounds")
+    return out
+
+
+def confirm(results: str | Path, top: int = 20, rounds: int = 2000, workers: int = 1, progress: bool = True,
+            fast: RefereeSpec | None = None, orders: list[tuple[str, ...]] | None = None) -> dict:
+    """The report (see the module docstring) as a JSON-ready dict: per list (``hardest``, fewest
+    barrels stacked first; ``easiest``, most last), every order's sweep and confirmed values.
+    ``fast`` defaults to the sweep's fast referee and ``orders`` to its ``--orders`` (tests hand in
+    a factory and their orders)."""
+    if top < 1 or rounds < 2:
+        raise ValueError(f"need at least 1 order per list and 2 rounds, got top={top}, rounds={rounds}")
+    model, seed, spec, fast_name = sweep_settings(results)
+    orders = orders if orders is not None else resolve_orders(spec, model.barrels, seed)
+    if 2 * top > len(orders):
+        raise ValueError(f"--top {top}: the sweep has {len(orders)} orders, fewer than two lists of {top}")
+    sweep = read_quality(results, orders)
+    hardest, easiest = extremes(sweep.stacked.mean, top)
+    picked = np.concatenate([hardest, easiest])
+    lines = [sweep.lines[i] for i in picked]
+    played = new_rounds(lines, model, seed, rounds, fast if fast is not None else fast_name, workers, progress)
+    report = {"results": str(results), "player": model.player, "barrels": model.barrels, "seed": seed,
+              "top": top, "rounds": rounds, "referee": fast_name}
+    bounds = {"stacked": (0.0, float(model.barrels)), "completed": (0.0, 1.0)}
+    rows = []
+    for slot, i in enumerate(picked):
+        row = {"order": lines[slot]}
+        for name, est in (("stacked", sweep.stacked), ("completed", sweep.completed)):
+            y = played[name][slot]
+            value = float(y.mean() + est.grand_diff + est.corr[i])
+            se = float(np.sqrt(y.var(ddof=1) / rounds + est.grand_diff_var + est.corr_var[i]))
+            low, high = bounds[name]
+            row[name] = {"sweep": float(est.mean[i]), "sweep_se": float(est.se[i]),
+                         "fast_new": float(y.mean()), "value": value, "se": se,
+                         "low": max(low, value - Z95 * se), "high": min(high, value + Z95 * se)}
+        rows.append(row)
+    report["hardest"], report["easiest"] = rows[:top], rows[top:]
+    return report
+
+
+def format_report(report: dict) -> str:
+    """The two lists as text: the sweep's value and the confirmed one, barrels stacked and P(complete)."""
+    lines = [f"{report['player']}, {report['barrels']} barrels: the {report['top']} hardest and easiest orders of "
+             f"the sweep, each measured again on {report['rounds']:,} fast rounds of its own (physics-quality "
+             "correction from the sweep)"]
+    for name in ("hardest", "easiest"):
+        lines.append(f"{name}:  order         sweep    confirmed [95%]            P(complete) sweep / confirmed")
+        for row in report[name]:
+            s, c = row["stacked"], row["completed"]
+            lines.append(f"  {row['order']:<14}{s['sweep']:6.2f}   {s['value']:6.2f} [{s['low']:.2f}, {s['high']:.2f}]"
+                         f"      {c['sweep']:.3f} / {c['value']:.3f}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results", required=True, help="a finished physics-quality sweep (kipp tune --out)")
+    parser.add_argument("--top", type=int, default=20, help="orders in each list (hardest, easiest)")
+    parser.add_argument("--rounds", type=int, default=2000, help="new fast rounds per order")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--json", default=None, help="write the report here")
+    args = parser.parse_args(argv)
+    try:
+        report = confirm(args.results, args.top, args.rounds, args.workers)
+    except (OSError, ValueError) as error:
+        print(f"Error: {error}", file=sys.stderr)
+        return 2
+    print(format_report(report))
+    if args.json:
+        write_json(report, args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
