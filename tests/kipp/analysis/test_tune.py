@@ -294,6 +294,22 @@ def test_cli_half_widths_top_up_the_wide_orders(fast_referee):
     assert int(re.search(r"([\d,]+) orders played ([\d,]+) more fast rounds", topped.output).group(1)) > 0
 
 
+def test_cli_confirm_plays_the_extremes_again(fast_referee, tmp_path):
+    """--confirm N: the sweep's N fewest and N most barrels stacked, each with a confirmed value."""
+    table = tmp_path / "q.csv"
+    args = ["--orders", "sample:30", "--barrels", "9", "--rounds", "6", "--physics-rounds", "3", "--anchors", "20",
+            "--workers", "1", "--no-progress", "--top", "2"]
+    result = run(*args, "--confirm", "2", "--csv", str(table))
+    assert result.exit_code == 0, result.output
+    assert "the 2 hardest and easiest orders of the sweep, each measured again on 2,000 fast rounds" in result.output
+    listed = re.findall(r"^  ([LMS]{9})\s+([\d.]+)\s+([\d.]+) \[([\d.]+), ([\d.]+)\]", result.output, re.M)
+    ranked = [r["order"] for r in sorted(read_csv(table), key=lambda r: r["mean_stacked"])]
+    assert [row[0] for row in listed] == ranked[:2] + ranked[-2:]
+    assert all(0 <= float(low) <= float(value) <= float(high) <= 9 for _, _, value, low, high in listed)
+    assert_user_error(run(*args, "--confirm", "16"), "--confirm: 16 hardest and 16 easiest are more than the 30")
+    assert_user_error(run(*args, "--confirm", "2", "--referee", "fast"), "--confirm: only for the physics-quality")
+
+
 def test_cli_find_races_for_the_hardest_and_easiest(fast_referee):
     result = run("--orders", "sample:40", "--barrels", "9", "--find", "hardest:2,easiest:1", "--rounds", "32",
                  "--workers", "1", "--no-progress")
