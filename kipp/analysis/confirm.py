@@ -33,17 +33,14 @@ from pathlib import Path
 
 import numpy as np
 
-from kipp.analysis.difficulty import RefereeSpec, RoundModel, cached_referee, play_round
+from kipp.analysis.coverage_check import references
+from kipp.analysis.difficulty import RefereeSpec, RoundModel
 from kipp.analysis.export import write_json
-from kipp.analysis.orders import parse_order, resolve_orders
+from kipp.analysis.orders import resolve_orders
 from kipp.analysis.physics_quality import KIND, read_quality
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.stats import Z95
-from kipp.analysis.sweep import run_with_progress
-from sim.params import load_params
 
-BLOCK = 50
-"""Rounds of one order per task."""
 FAMILY = "confirm"
 """The stream family of the new rounds (:func:`kipp.analysis.difficulty.round_streams`)."""
 
@@ -64,35 +61,6 @@ def extremes(values: np.ndarray, top: int) -> tuple[np.ndarray, np.ndarray]:
     return ranked[:top], ranked[len(values) - top:]
 
 
-def _block(model: RoundModel, fast: RefereeSpec, params, seed: int, line: str, slot: int, rounds: int, first: int,
-           count: int):
-    """Rounds ``first .. first + count - 1`` of the order at ``slot`` (its own rounds
-    ``slot * rounds + k``), played by ``fast``: (slot, first, barrels stacked, completed)."""
-    ref, bot, config = cached_referee(fast, params), model.bot(params), model.config()
-    order = parse_order(line, model.barrels)
-    played = [play_round(order, ref, bot, config, seed, slot * rounds + k, FAMILY) for k in range(first, first + count)]
-    return slot, first, [r.stacked for r in played], [r.completed for r in played]
-
-
-def new_rounds(lines: list[str], model: RoundModel, seed: int, rounds: int, fast: RefereeSpec = "fast",
-               workers: int = 1, progress: bool = True) -> dict[str, np.ndarray]:
-    """Per metric: a (len(lines), rounds) array of the orders' new fast rounds (see the module docstring)."""
-    params = load_params()
-    out = {"stacked": np.zeros((len(lines), rounds)), "completed": np.zeros((len(lines), rounds))}
-
-    def record(result) -> int:
-        slot, first, stacked, completed = result
-        out["stacked"][slot, first:first + len(stacked)] = stacked
-        out["completed"][slot, first:first + len(completed)] = completed
-        return len(stacked)
-
-    tasks = ((model, fast, params, seed, line, slot, rounds, first, min(BLOCK, rounds - first))
-             for slot, line in enumerate(lines) for first in range(0, rounds, BLOCK))
-    run_with_progress(_block, tasks, record, workers=workers, progress=progress, total=len(lines) * rounds,
-                      unit="round", desc="confirming rounds")
-    return out
-
-
 def confirm(results: str | Path, top: int = 20, rounds: int = 2000, workers: int = 1, progress: bool = True,
             fast: RefereeSpec | None = None, orders: list[tuple[str, ...]] | None = None) -> dict:
     """The report (see the module docstring) as a JSON-ready dict: per list (``hardest``, fewest
@@ -109,7 +77,8 @@ def confirm(results: str | Path, top: int = 20, rounds: int = 2000, workers: int
     hardest, easiest = extremes(sweep.stacked.mean, top)
     picked = np.concatenate([hardest, easiest])
     lines = [sweep.lines[i] for i in picked]
-    played = new_rounds(lines, model, seed, rounds, fast if fast is not None else fast_name, workers, progress)
+    played = references(orders, picked, model, seed, rounds, fast if fast is not None else fast_name, workers,
+                        progress, family=FAMILY, desc="confirming rounds")
     report = {"results": str(results), "player": model.player, "barrels": model.barrels, "seed": seed,
               "top": top, "rounds": rounds, "referee": fast_name}
     bounds = {"stacked": (0.0, float(model.barrels)), "completed": (0.0, 1.0)}
@@ -117,12 +86,12 @@ def confirm(results: str | Path, top: int = 20, rounds: int = 2000, workers: int
     for slot, i in enumerate(picked):
         row = {"order": lines[slot]}
         for name, est in (("stacked", sweep.stacked), ("completed", sweep.completed)):
-            y = played[name][slot]
-            value = float(y.mean() + est.grand_diff + est.corr[i])
-            se = float(np.sqrt(y.var(ddof=1) / rounds + est.grand_diff_var + est.corr_var[i]))
+            fast_mean, fast_se = (float(v[slot]) for v in played[name])
+            value = fast_mean + float(est.grand_diff + est.corr[i])
+            se = float(np.sqrt(fast_se**2 + est.grand_diff_var + est.corr_var[i]))
             low, high = bounds[name]
             row[name] = {"sweep": float(est.mean[i]), "sweep_se": float(est.se[i]),
-                         "fast_new": float(y.mean()), "value": value, "se": se,
+                         "fast_new": fast_mean, "value": value, "se": se,
                          "low": max(low, value - Z95 * se), "high": min(high, value + Z95 * se)}
         rows.append(row)
     report["hardest"], report["easiest"] = rows[:top], rows[top:]

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kipp.analysis.difficulty import RoundModel, cached_referee, play_round
+from kipp.analysis.difficulty import RefereeSpec, RoundModel, cached_referee, play_round
 from kipp.analysis.export import write_json
 from kipp.analysis.orders import resolve_orders
 from kipp.analysis.physics_quality import read_quality
@@ -40,20 +40,23 @@ BLOCK = 20
 """Reference rounds per task."""
 
 
-def _block(model: RoundModel, referee: str, params, seed: int, held: list, rounds: int, first: int, count: int):
+def _block(model: RoundModel, referee: RefereeSpec, params, seed: int, held: list, rounds: int, first: int,
+           count: int, family: str):
     """Reference rounds ``first .. first + count - 1`` of every held-out order. Order ``i``
-    plays rounds ``i * rounds + k`` of its own: the references' errors are independent
-    (rounds shared by all orders would move every reference together)."""
+    plays rounds ``i * rounds + k`` of its own (of the stream ``family``): the references'
+    errors are independent (rounds shared by all orders would move every reference together)."""
     ref, bot, config = cached_referee(referee, params), model.bot(params), model.config()
-    out = [[play_round(order, ref, bot, config, seed, i * rounds + k, "holdout") for i, order in enumerate(held)]
+    out = [[play_round(order, ref, bot, config, seed, i * rounds + k, family) for i, order in enumerate(held)]
            for k in range(first, first + count)]
     return (first, np.array([[r.stacked for r in row] for row in out]),
             np.array([[r.completed for r in row] for row in out]))
 
 
-def references(orders: list, picked: np.ndarray, model: RoundModel, seed: int, rounds: int, referee: str,
-               workers: int, progress: bool) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Per metric: the held-out orders' reference means and their standard errors."""
+def references(orders: list, picked: np.ndarray, model: RoundModel, seed: int, rounds: int, referee: RefereeSpec,
+               workers: int, progress: bool, family: str = "holdout",
+               desc: str = "held-out physics rounds") -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Per metric: the picked orders' means over ``rounds`` rounds each of their own (streams
+    ``(family, i * rounds + k, ...)`` for the ``i``-th picked order) and their standard errors."""
     held = [orders[int(i)] for i in picked]
     stacked = np.zeros((rounds, len(held)))
     completed = np.zeros((rounds, len(held)))
@@ -64,10 +67,10 @@ def references(orders: list, picked: np.ndarray, model: RoundModel, seed: int, r
         return len(s)
 
     params = load_params()
-    tasks = ((model, referee, params, seed, held, rounds, first, min(BLOCK, rounds - first))
+    tasks = ((model, referee, params, seed, held, rounds, first, min(BLOCK, rounds - first), family)
              for first in range(0, rounds, BLOCK))
     run_with_progress(_block, tasks, record, workers=workers, progress=progress, total=rounds, unit="round",
-                      desc="held-out physics rounds")
+                      desc=desc)
     return {name: (values.mean(axis=0), values.std(axis=0, ddof=1) / np.sqrt(rounds))
             for name, values in (("stacked", stacked), ("completed", completed))}
 
