@@ -42,7 +42,7 @@ from sim.energy import barrier_bound, kinetic_energy, smallest_barrier
 from sim.geometry import deck_gradient, downhill_direction, from_slice, into_recess, slope_along, to_slice
 from sim.params import Params, load_params
 from sim.sideways import sideways_fall
-from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
+from sim.tower import BarrelPose, Decision, FallenStack, Placement, TowerState, Turn
 from sim.turn_profile import turn_duration_s
 from sim.world import Fall, TowerWorld
 
@@ -195,8 +195,20 @@ class DecisionRun:
         if fallen is None:
             return None
         k, shortfall = fallen
+        mass = sum(s.mass_kg for s in specs[k:])
+        com = sum(s.mass_kg * a for s, a in zip(specs[k:], across[k:])) / mass
+        side = 1 if com >= across[k] else -1
         return Fall(k, f"barrel {k + 1} ({specs[k].name}) and those above fell sideways: their centre of mass "
-                       f"is {shortfall * 1000:.1f} mm across the slice beyond the contact under it")
+                       f"is {shortfall * 1000:.1f} mm across the slice beyond the contact under it", side)
+
+    def _fallen_stack(self, fall: Fall | None) -> FallenStack | None:
+        """What fell, and which way in the deck frame (None if nothing did)."""
+        if fall is None:
+            return None
+        if fall.across_sign:
+            return FallenStack(fall.index, self.slice_direction_rad + fall.across_sign * math.pi / 2, in_slice=False)
+        ahead = self.world.fall_side(fall.index) > 0
+        return FallenStack(fall.index, self.slice_direction_rad + (0.0 if ahead else math.pi))
 
     def _standing_tower(self) -> TowerState:
         """The tower as it stood when it was first certain to stand, else as it is now.
@@ -235,7 +247,7 @@ class DecisionRun:
             tower = tower_from_world(self.world, self._tower.turns, self.slice_direction_rad)
         self.decision = Decision(crashed=crashed, tower=tower, phase=self.phase if crashed else None,
                                  reason=fall.reason if crashed else "stands",
-                                 simulated_s=self._simulated_s)
+                                 simulated_s=self._simulated_s, fallen=self._fallen_stack(fall))
         return self.decision
 
 

@@ -112,12 +112,25 @@ class Turn:
 
 
 @dataclass(frozen=True)
+class FallenStack:
+    """What fell in a crash: barrel ``lowest`` (0 is the bottom barrel) and every barrel above
+    it, toward the horizontal ``direction_rad`` of the deck frame (radians from the bow toward
+    port). ``in_slice`` says whether the 2D world simulated the fall (False: a closed form
+    decided it, and the world's poses do not show it)."""
+
+    lowest: int
+    direction_rad: float
+    in_slice: bool = True
+
+
+@dataclass(frozen=True)
 class Decision:
     """A referee's verdict on a placement and/or a turn.
 
     ``phase`` is ``"place"`` or ``"turn"`` when the tower crashed during that phase, else
     ``None``. ``tower`` is the tower after the decision (on a crash: the poses at the
     moment the fall was detected). ``simulated_s`` is the physical time simulated.
+    ``fallen`` says what fell, when the referee knows (the physics referee does).
     """
 
     crashed: bool
@@ -125,6 +138,7 @@ class Decision:
     phase: str | None = None
     reason: str = ""
     simulated_s: float = 0.0
+    fallen: FallenStack | None = None
 
 
 class Situation(NamedTuple):

@@ -69,10 +69,15 @@ class _Barrel:
 
 @dataclass(frozen=True)
 class Fall:
-    """A barrel that no longer rests on its support (DESIGN.md 3.4)."""
+    """A barrel that no longer rests on its support (DESIGN.md 3.4).
+
+    ``across_sign`` is 0 for a fall the world simulated (in the slice); +1 or -1 for a fall
+    across the slice decided by a closed form, to the left or right of the slice direction.
+    """
 
     index: int
     reason: str
+    across_sign: int = 0
 
 
 class TowerWorld:
@@ -432,6 +437,15 @@ class TowerWorld:
             return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) lifted "
                                f"{lift * 10:.1f} mm off {where}")
         return None
+
+    def fall_side(self, index: int) -> float:
+        """+1 if the centre of mass of barrels ``index`` and up lies ahead of its support's centre
+        along the slice (the world's +x), else -1: the side a stack falling from ``index`` falls to."""
+        states = self.barrel_states()
+        mass = sum(b.mass for b in self.barrels[index:])
+        com_x = sum(b.mass * state[0] for b, state in zip(self.barrels[index:], states[index:])) / mass
+        support_x = states[index - 1][0] if index > 0 else self.deck.position.x
+        return 1.0 if com_x >= support_x else -1.0
 
     def poses(self) -> list[tuple[float, float, float]]:
         """Deck-frame pose (s_m, z_m, tilt_rad) of each barrel, bottom first."""
