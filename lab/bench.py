@@ -3,7 +3,7 @@
 - ``physics_plain_turn_ms_median``, ``physics_loop_turn_ms_median``,
   ``physics_turn_ms_median``, ``physics_turn_ms_p90``: CPU milliseconds
   (``time.process_time``) of a 12-barrel turn decision -- an 11-barrel tower stacked by
-  physics, the 12th barrel placed and a sailor turned (:func:`sim.benchmark.turn_situations`)
+  physics, the 12th barrel placed and a sailor turned (:func:`lab.decision_timing.turn_situations`)
   -- by the plain fixed-length loop, by the loop with its early exits, and by the physics
   referee the games use (the compound fast path, :mod:`sim.compound_referee`), interleaved;
   ``physics_turn_same_as_plain``: how many of those the fast path decides as the plain loop.
@@ -12,7 +12,7 @@
   ``decide_batch`` call for the whole set.
 - ``rounds_per_s_per_core``: complete rounds (whole seeded games of two default bots, 3
   rounds each) per CPU second, per referee.
-- ``agreement``: fraction of the benchmark situations (:mod:`kipp.analysis.bench_situations`) on
+- ``agreement``: fraction of the benchmark situations (:mod:`lab.bench_situations`) on
   which ``fast`` and ``hybrid`` agree with the physics referee's stored decision. The
   hybrid's routing is its own (:meth:`sim.hybrid_referee.HybridReferee.in_band`); the
   situations it sends to physics take the stored physics label, which is what re-running
@@ -43,12 +43,12 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from kipp.analysis.bench_situations import load_situations
 from kipp.analysis.difficulty import cached_referee
 from kipp.analysis.sweep import chunk_size, chunked, open_executor, run_tasks
 from kipp.players.bots import Bot
 from kipp.rules.config import GameConfig
 from kipp.rules.play import play_game
+from lab.bench_situations import load_situations
 from sim.hybrid_referee import HybridReferee
 from sim.params import Params, load_params
 from sim.referees import make_referee
@@ -81,7 +81,7 @@ def physics_turn_ms(params: Params, count: int, seed: int) -> dict:
     """Median/p90 CPU ms of 12-barrel turn decisions: the plain loop, the loop with its early
     exits, and the physics referee games use (``--referee physics``, the compound fast path),
     timed interleaved situation by situation so that their ratios hold on a busy machine."""
-    from sim.benchmark import turn_situations
+    from lab.decision_timing import turn_situations
     from sim.physics_referee import PhysicsReferee
 
     referees = {"plain": PhysicsReferee(params, plain=True), "loop": PhysicsReferee(params),

@@ -11,8 +11,8 @@ set) and fills up to ``count`` with a random sample of the others. Each situatio
 (``crashed``, ``phase``) and that of its plain fixed-length loop (``crashed_plain``), so
 agreement is measured without re-running physics.
 
-The shipped set is ``kipp/data/benchmark_situations.json``; regenerate it with
-``python -m kipp.analysis.bench_situations --out kipp/data/benchmark_situations.json --games 60
+The shipped set is ``lab/data/benchmark_situations.json``; regenerate it with
+``python -m lab.bench_situations --out lab/data/benchmark_situations.json --games 60
 --count 500`` (the shipped sizes) after a
 change to the physics or the default parameters (the file records the parameters'
 fingerprint; :func:`load_situations` checks it with ``check_params``).
@@ -166,7 +166,7 @@ def load_situations(path: str | Path | None = None, *, check_params: Params | No
     With ``check_params``, raise ``ValueError`` if the file was labelled with other physics.
     """
     if path is None:
-        text = resources.files("kipp").joinpath("data", DATA_FILE).read_text(encoding="utf-8")
+        text = resources.files("lab").joinpath("data", DATA_FILE).read_text(encoding="utf-8")
     else:
         text = Path(path).read_text(encoding="utf-8")
     data = json.loads(text)
@@ -186,7 +186,7 @@ def dumps(data: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m kipp.analysis.bench_situations",
+    parser = argparse.ArgumentParser(prog="python -m lab.bench_situations",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--out", required=True, help="JSON file to write")
     parser.add_argument("--games", type=int, default=40)

@@ -1,10 +1,10 @@
 """Speed and exactness of the compound physics referee against the converged plain loop.
 
 For each method given, this decides the benchmark situations
-(``kipp/data/benchmark_situations.json``) and counts the verdicts (crashed or not) that
+(``lab/data/benchmark_situations.json``) and counts the verdicts (crashed or not) that
 differ from the converged plain loop's (``PhysicsReferee(params, plain=True)`` at the
-default ``[solver]``, converged by the rule of :mod:`calibration.solver_sensitivity`),
-in each direction; and it times 12-barrel turn decisions (:func:`sim.benchmark.turn_situations`,
+default ``[solver]``, converged by the rule of :mod:`lab.solver_sensitivity`),
+in each direction; and it times 12-barrel turn decisions (:func:`lab.decision_timing.turn_situations`,
 CPU ms per decision), all methods interleaved situation by situation in one process so
 that the ratios hold on a shared machine.
 
@@ -13,7 +13,7 @@ converged setting), ``RATE:ITERATIONS:LOCK_DEG`` (:class:`sim.compound_referee.C
 with that solver and lock margin). The reference verdicts take about 3 minutes of CPU and
 are cached in ``--reference`` (JSON, keyed by the parameters' fingerprint).
 
-Run ``python -m calibration.compound_speed early 480:20:3 --timed 20 --agree``.
+Run ``python -m lab.compound_speed early 480:20:3 --timed 20 --agree``.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from kipp.analysis.bench_situations import load_situations
-from sim.benchmark import turn_situations
+from lab.bench_situations import load_situations
+from lab.decision_timing import turn_situations
 from sim.compound_referee import CompoundReferee, ConfirmingReferee
 from sim.params import Params, load_params, physics_fingerprint
 from sim.physics_referee import PhysicsReferee
@@ -65,7 +65,7 @@ def reference_verdicts(params: Params, situations, path: Path) -> list[bool]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m calibration.compound_speed", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m lab.compound_speed", description=__doc__.split("\n")[0])
     parser.add_argument("methods", nargs="+", help="plain, early or RATE:ITERATIONS:LOCK_DEG")
     parser.add_argument("--timed", type=int, default=0, help="12-barrel turn decisions to time (interleaved)")
     parser.add_argument("--agree", action="store_true", help="count verdicts that differ from the converged plain loop")

@@ -1,6 +1,6 @@
 """Do the physics-quality intervals cover physics? Held-out orders, each played with pure physics.
 
-``python -m kipp.analysis.coverage_check --results FILE.sqlite --orders all --player casual
+``python -m lab.coverage_check --results FILE.sqlite --orders all --player casual
 --holdout 60 --rounds 400`` draws ``--holdout`` orders of the sweep at random, plays each
 ``--rounds`` rounds with the physics referee alone, on rounds of their own (streams
 ``("holdout", k, ...)``, independent of every round the estimate used, and each order's
@@ -27,52 +27,13 @@ from pathlib import Path
 
 import numpy as np
 
-from kipp.analysis.difficulty import RefereeSpec, RoundModel, cached_referee, play_round
+from kipp.analysis.difficulty import RoundModel
 from kipp.analysis.export import write_json
 from kipp.analysis.orders import resolve_orders
+from kipp.analysis.own_rounds import references
 from kipp.analysis.physics_quality import read_quality
 from kipp.analysis.stats import Z95, wilson_interval
-from kipp.analysis.sweep import run_with_progress
-from sim.params import load_params
 from sim.seeds import stream
-
-BLOCK = 20
-"""Reference rounds per task."""
-
-
-def _block(model: RoundModel, referee: RefereeSpec, params, seed: int, held: list, rounds: int, first: int,
-           count: int, family: str):
-    """Reference rounds ``first .. first + count - 1`` of every held-out order. Order ``i``
-    plays rounds ``i * rounds + k`` of its own (of the stream ``family``): the references'
-    errors are independent (rounds shared by all orders would move every reference together)."""
-    ref, bot, config = cached_referee(referee, params), model.bot(params), model.config()
-    out = [[play_round(order, ref, bot, config, seed, i * rounds + k, family) for i, order in enumerate(held)]
-           for k in range(first, first + count)]
-    return (first, np.array([[r.stacked for r in row] for row in out]),
-            np.array([[r.completed for r in row] for row in out]))
-
-
-def references(orders: list, picked: np.ndarray, model: RoundModel, seed: int, rounds: int, referee: RefereeSpec,
-               workers: int, progress: bool, family: str = "holdout",
-               desc: str = "held-out physics rounds") -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Per metric: the picked orders' means over ``rounds`` rounds each of their own (streams
-    ``(family, i * rounds + k, ...)`` for the ``i``-th picked order) and their standard errors."""
-    held = [orders[int(i)] for i in picked]
-    stacked = np.zeros((rounds, len(held)))
-    completed = np.zeros((rounds, len(held)))
-
-    def record(result) -> int:
-        first, s, c = result
-        stacked[first:first + len(s)], completed[first:first + len(c)] = s, c
-        return len(s)
-
-    params = load_params()
-    tasks = ((model, referee, params, seed, held, rounds, first, min(BLOCK, rounds - first), family)
-             for first in range(0, rounds, BLOCK))
-    run_with_progress(_block, tasks, record, workers=workers, progress=progress, total=rounds, unit="round",
-                      desc=desc)
-    return {name: (values.mean(axis=0), values.std(axis=0, ddof=1) / np.sqrt(rounds))
-            for name, values in (("stacked", stacked), ("completed", completed))}
 
 
 def reused_references(report: dict, held_out: list[str], rounds: int, referee: str):
@@ -114,7 +75,7 @@ def check(results: str, orders: list, model: RoundModel, seed: int, holdout: int
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m lab.coverage_check", description=__doc__.splitlines()[0])
     parser.add_argument("--results", required=True, help="a finished physics-quality sweep (kipp tune --out)")
     parser.add_argument("--orders", default="all", help="the sweep's --orders")
     parser.add_argument("--barrels", type=int, default=12)

@@ -12,14 +12,14 @@ deck, along the deck's downhill direction d after the decision:
 
 Both are fitted by least squares to the decisions of seeded games of two default bots
 refereed by physics (every other game with half turns, as in the benchmark set,
-:func:`kipp.analysis.bench_situations.candidates`): the lean through the origin of each barrel's
+:func:`lab.bench_situations.candidates`): the lean through the origin of each barrel's
 downhill move on its height, the placed offset as the mean of the placed barrels'
 downhill offsets (the first barrel, clamped into the recess, left out).
 
 Without creep the fast and hybrid referees stack about 0.2 barrels per round more than
 physics (``notebooks/referee_choice.ipynb``): a tower that does not lean stays up longer.
 
-Run ``python -m calibration.creep_fit`` (about 20 s): it prints the fit and the lines
+Run ``python -m lab.creep_fit`` (about 20 s): it prints the fit and the lines
 to paste into ``[fast]``. The defaults shipped in ``sim/default_params.toml`` come from it.
 """
 
@@ -104,14 +104,14 @@ def fit_creep(samples: CreepSamples) -> CreepFit:
 def physics_decisions(params: Params, games: int,
                       seed: int) -> list[tuple[TowerState, Placement | None, Turn | None, Decision]]:
     """Every decision physics made in ``games`` seeded games of two default bots."""
-    from kipp.analysis.bench_situations import candidates
+    from lab.bench_situations import candidates
 
     return [(*situation, decision) for _, counterfactual, situation, decision in candidates(params, games, seed)
             if not counterfactual]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m calibration.creep_fit", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m lab.creep_fit", description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help="physics games to fit to")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="first game seed")
     args = parser.parse_args(argv)

@@ -5,7 +5,7 @@ The fast referee (:mod:`sim.fast_referee`) calls a crash when a phase's static m
 threshold: ``place_margin_deg`` for a placement, ``turn_margin_deg +
 turn_margin_deg_per_m * height`` for a turn (height of the tower's top, metres). The
 three numbers are fitted by maximum likelihood to the physics referee's decisions on the
-benchmark situations (``kipp/data/benchmark_situations.json``): a crash has probability
+benchmark situations (``lab/data/benchmark_situations.json``): a crash has probability
 
     P = 1 - (1 - s((c - m_place) / w)) (1 - s((a + b h - m_turn) / w)),   s the logistic,
 
@@ -16,7 +16,7 @@ situation with a margin within the band of its threshold (and by the fast rule
 elsewhere) agrees with physics on at least ``target`` of the set. Split-half agreement
 (fit on one half, count on the other) says how much of that is over-fitting.
 
-Run ``python -m calibration.margin_fit [--situations FILE]``: it prints the fit and the
+Run ``python -m lab.margin_fit [--situations FILE]``: it prints the fit and the
 ``[fast]`` table to paste into a parameter file. The defaults shipped in
 ``sim/default_params.toml`` come from this fit (values in its comment).
 """
@@ -38,7 +38,7 @@ from sim.fast_referee import Assessment, FastReferee
 from sim.params import Params, load_params, physics_fingerprint
 from sim.tower import Placement, TowerState, Turn
 
-DEFAULT_SITUATIONS = Path(__file__).resolve().parent.parent / "kipp" / "data" / "benchmark_situations.json"
+DEFAULT_SITUATIONS = Path(__file__).resolve().parent / "data" / "benchmark_situations.json"
 
 
 @dataclass(frozen=True)
@@ -154,13 +154,13 @@ def fit(params: Params, situations: Sequence[tuple], labels: Sequence[bool], tar
 
 
 def read_situations(path: str | Path, check_params: Params | None = None) -> tuple[list[tuple], list[bool]]:
-    """(situations, physics labels) of a benchmark file (the format of :mod:`kipp.analysis.bench_situations`);
+    """(situations, physics labels) of a benchmark file (the format of :mod:`lab.bench_situations`);
     with ``check_params``, ``ValueError`` if the labels were made with other physics."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     if check_params is not None and data.get("params") != physics_fingerprint(check_params):
         raise ValueError(f"{path}: labelled with other physics parameters ({data.get('params')} != "
                          f"{physics_fingerprint(check_params)}); regenerate it "
-                         "(python -m kipp.analysis.bench_situations)")
+                         "(python -m lab.bench_situations)")
     situations, labels = [], []
     for item in data["situations"]:
         p, t = item["placement"], item["turn"]
@@ -172,7 +172,7 @@ def read_situations(path: str | Path, check_params: Params | None = None) -> tup
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m calibration.margin_fit", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m lab.margin_fit", description=__doc__.split("\n")[0])
     parser.add_argument("--situations", default=str(DEFAULT_SITUATIONS))
     parser.add_argument("--target", type=float, default=0.995, help="hybrid agreement the band must reach")
     args = parser.parse_args(argv)

@@ -12,7 +12,7 @@ the turn's outcome (crashed or not) is recorded. Per allowance the report gives 
 estimate against the crash rate, the Brier score, and the crash rate among the turns the
 rule would pass in a two-player game (it pays only if that rate is above the threshold too).
 
-Run: ``python -m kipp.analysis.pass_calibration --model skilled --rounds 200 --referee physics``
+Run: ``python -m lab.pass_calibration --model skilled --rounds 200 --referee physics``
 (streams ``("holdout", k, ...)``: rounds independent of the sweeps').
 """
 
@@ -82,7 +82,7 @@ def report(turns: list[tuple], allowances=ALLOWANCES_DEG) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m lab.pass_calibration", description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="skilled")
     parser.add_argument("--referee", default="physics")
     parser.add_argument("--rounds", type=int, default=200)

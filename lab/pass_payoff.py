@@ -6,7 +6,7 @@ bots are the same player model but for their pass rule, so the paired difference
 final chips (passer minus never-passer, averaged over both seatings) measures the rule
 alone, with the luck of the die shared.
 
-Run: ``python -m kipp.analysis.pass_payoff --model skilled --games 100 --referee physics``.
+Run: ``python -m lab.pass_payoff --model skilled --games 100 --referee physics``.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def measure(model: str, games: int, referee_name: str, seed: int = 3, workers: i
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m lab.pass_payoff", description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="skilled")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--referee", default="physics")

@@ -1,6 +1,6 @@
 """The pilot that decides the savings: how closely a fast round follows its physics twin.
 
-``python -m kipp.analysis.pilot --player casual --pairs 2000`` plays ``--pairs`` rounds, each
+``python -m lab.pilot --player casual --pairs 2000`` plays ``--pairs`` rounds, each
 a uniformly drawn order in a round of its own (the anchor rounds of
 :mod:`kipp.analysis.physics_quality`: the same draws), once with the fast referee and once
 with physics on the same luck, and reports the round-level correlation of barrels stacked
@@ -67,7 +67,7 @@ def pilot(player: str, pairs: int, seed: int = 1, barrels: int = 12, workers: in
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m lab.pilot", description=__doc__.splitlines()[0])
     parser.add_argument("--player", default="casual")
     parser.add_argument("--pairs", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)

@@ -4,16 +4,16 @@ The physics referee is the ground truth of every other referee, but near the top
 threshold its own verdict depends on the numerical settings: the fixed step
 (``solver.steps_per_second``), the solver iterations per step (``solver.iterations``), and
 pymunk's contact softening (``collision_slop_mm``, ``collision_bias``, ``damping``). This
-re-decides the benchmark situations (``kipp/data/benchmark_situations.json``, rich in close
+re-decides the benchmark situations (``lab/data/benchmark_situations.json``, rich in close
 calls) under each setting and compares the verdicts (crashed or stands) with those of a
 finer setting, counting each direction apart: ``crash->stand`` is a situation this setting
 crashes and the finer one holds. It also times the 12-barrel turn decisions of
-:func:`sim.benchmark.turn_situations` (CPU ms per decision, median and 90th percentile).
+:func:`lab.decision_timing.turn_situations` (CPU ms per decision, median and 90th percentile).
 
 The rule the project checks itself against (DESIGN.md 3): the default solver's verdicts
 differ on at most 1% of the set from those with rate and iterations both doubled.
 
-- ``python -m calibration.solver_sensitivity``: the check itself, the default ``[solver]``
+- ``python -m lab.solver_sensitivity``: the check itself, the default ``[solver]``
   against the setting 2x finer in both rate and iterations.
 - ``--table``: the convergence table, every setting of :data:`TABLE_SETTINGS` (and the
   default) against the reference ``--reference`` (default 3840:160), and each against its
@@ -40,8 +40,8 @@ from typing import Sequence
 
 import numpy as np
 
-from kipp.analysis.bench_situations import BenchSituation, load_situations
-from sim.benchmark import time_decisions, turn_situations
+from lab.bench_situations import BenchSituation, load_situations
+from lab.decision_timing import time_decisions, turn_situations
 from sim.params import Params, load_params, physics_fingerprint
 from sim.physics_referee import PhysicsReferee
 from sim.tower import Situation
@@ -254,7 +254,7 @@ def _setting(text: str) -> Setting:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m calibration.solver_sensitivity",
+    parser = argparse.ArgumentParser(prog="python -m lab.solver_sensitivity",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("settings", nargs="*", type=_setting,
                         help="RATE:ITERATIONS[:slop=MM][:bias=F][:damping=F] to compare with the reference")

@@ -1,11 +1,11 @@
 """The record of the committed difficulty sweeps: how each was run and what it cost.
 
-``python -m kipp.analysis.sweep_record --out notebooks/results/sweeps.json RESULTS.sqlite:TABLE.csv.gz ...
+``python -m lab.sweep_record --out notebooks/results/sweeps.json RESULTS.sqlite:TABLE.csv.gz ...
 [--coverage coverage.json ...] [--confirm confirm.json ...]`` reads each physics-quality results file's
 options and its ``summary`` (wall time, CPU time, physics share: :mod:`kipp.analysis.physics_quality`) and
 writes them, keyed by the table's name, with the coverage checks' reports
-(:mod:`kipp.analysis.coverage_check`, a list), the confirmations of the sweeps' extremes
-(:mod:`kipp.analysis.confirm`, a list) and the pilot's (:mod:`kipp.analysis.pilot`) if given. The notebook
+(:mod:`lab.coverage_check`, a list), the confirmations of the sweeps' extremes
+(:mod:`kipp.analysis.confirm`, a list) and the pilot's (:mod:`lab.pilot`) if given. The notebook
 ``barrel_order_difficulty.ipynb`` reads it.
 """
 
@@ -30,14 +30,14 @@ def record(results: str) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m lab.sweep_record", description=__doc__.splitlines()[0])
     parser.add_argument("sweeps", nargs="+", metavar="RESULTS.sqlite:TABLE.csv.gz")
     parser.add_argument("--out", required=True)
     parser.add_argument("--coverage", action="append", default=[],
-                        help="the JSON report of python -m kipp.analysis.coverage_check (repeatable)")
+                        help="the JSON report of python -m lab.coverage_check (repeatable)")
     parser.add_argument("--confirm", action="append", default=[],
-                        help="the JSON report of python -m kipp.analysis.confirm (repeatable)")
-    parser.add_argument("--pilot", default=None, help="the JSON report of python -m kipp.analysis.pilot")
+                        help="the JSON report of python -m lab.confirm (repeatable)")
+    parser.add_argument("--pilot", default=None, help="the JSON report of python -m lab.pilot")
     args = parser.parse_args(argv)
     out: dict = {"sweeps": {}}
     names = {}

@@ -13,13 +13,13 @@ deck is kinematic).
 The phase then runs with the solver setting ``solver`` (steps per second, iterations)
 instead of ``params.solver``: fewer bodies in the chain need fewer iterations and allow
 a coarser step for the same verdicts (measured against the converged plain loop,
-``calibration/compound_speed.py``). Early exits, fall detection and the tower handed on
+``lab/compound_speed.py``). Early exits, fall detection and the tower handed on
 are those of :class:`~sim.physics_referee.DecisionRun`; the tower stays per barrel.
 
 Deterministic: the plan depends only on the inputs, and the world is built fresh.
 
 Measured on the 500 benchmark situations against the converged plain loop (the default
-``[solver]``, 960 Hz x 60; ``python -m calibration.compound_speed plain early confirm:480:20:0.5
+``[solver]``, 960 Hz x 60; ``python -m lab.compound_speed plain early confirm:480:20:0.5
 --agree --timed 20``): the cheap run alone (480 x 20, lock 0.5 deg) crashes towers the loop
 keeps standing, whence :class:`ConfirmingReferee`, whose verdicts differ from the loop's on 2
 of 500 (both stand where the loop crashes; confirming after a 480 x 30 cheap run: 4). Timed

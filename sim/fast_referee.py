@@ -15,13 +15,13 @@ A decision, like the physics referee's (:mod:`sim.physics_referee`), has up to t
    0.5-0.7 deg before the quasi-static angle (DESIGN.md 3, :mod:`sim.turn_profile`), and a
    half turn, over in half the time, shakes the tower twice as hard per degree. Its
    values are fitted against the physics referee on the benchmark situations by
-   :mod:`calibration.margin_fit` (see there).
+   :mod:`lab.margin_fit` (see there).
 
 The tower moves forward as physics moves it on average: heights are the stacked heights,
 barrels stay upright, and offsets stay where they were placed except for the creep of a
 standing decision on a tilted deck (:meth:`FastReferee.creep`: the tower leans a little
 further downhill, the placed barrel ends a little downhill of its aim; fitted to physics
-by :mod:`calibration.creep_fit`). The turn counts and the slice direction (the downhill
+by :mod:`lab.creep_fit`). The turn counts and the slice direction (the downhill
 direction after the turn, kept when the deck ends level) are updated as physics updates
 them. Decisions are deterministic.
 

@@ -5,7 +5,7 @@ it decides (the placement, and the turn unless the placement already crashed) ha
 static margin farther than ``params.fast.hybrid_band_deg`` from its threshold, the fast
 decision stands; otherwise :class:`~sim.physics_referee.PhysicsReferee` decides the whole
 situation. The band comes from the measured agreement with physics on the benchmark
-situations (:mod:`calibration.margin_fit`): with the shipped band, hybrid decisions agree
+situations (:mod:`lab.margin_fit`): with the shipped band, hybrid decisions agree
 with physics on 99.6% of them, while about 91% of game decisions never reach pymunk.
 
 The tower carried forward is the fast referee's (upright, with physics' mean creep,

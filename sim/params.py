@@ -161,7 +161,7 @@ class FastParams:
     threshold. ``recess_wall_contact_deg``: the bottom barrel pivots on the recess wall's
     top edge when it would touch it after turning less than this.
 
-    Creep (fitted to physics, :mod:`calibration.creep_fit`): after each standing decision
+    Creep (fitted to physics, :mod:`lab.creep_fit`): after each standing decision
     on a tilted deck, every barrel above the bottom one moves downhill by
     ``creep_lean_rad`` (radians) times its height above the bottom barrel's centre, and
     the barrel just placed ends ``creep_placed_mm`` (millimetres) downhill of its aim.
@@ -198,7 +198,7 @@ class Params:
     settle: SettleParams
     crash: CrashParams
     fast: FastParams
-    """The fast and hybrid referees' margins (fitted to physics, :mod:`calibration.margin_fit`)."""
+    """The fast and hybrid referees' margins (fitted to physics, :mod:`lab.margin_fit`)."""
 
     def barrel(self, name: str) -> BarrelSpec:
         """The catalogue entry of a barrel size (``large``, ``medium``, ``small``)."""

@@ -12,9 +12,9 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from kipp.analysis.bench import agreement, table
-from kipp.analysis.bench_situations import load_situations
 from kipp.cli import main
+from lab.bench import agreement, table
+from lab.bench_situations import load_situations
 from sim.hybrid_referee import HybridReferee
 from sim.params import load_params
 from sim.tower import Decision

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from calibration.margin_fit import fit, read_situations
-from kipp.analysis.bench_situations import DATA_FILE, BenchSituation, dumps, generate, load_situations
+from lab.bench_situations import DATA_FILE, BenchSituation, dumps, generate, load_situations
+from lab.margin_fit import fit, read_situations
 from sim.params import load_params, physics_fingerprint
 from sim.physics_referee import PhysicsReferee
 
@@ -49,7 +49,7 @@ def test_loader_rejects_other_files_and_other_physics(tmp_path):
 def test_margin_fit_reproduces_the_shipped_margins():
     """The fit on the shipped set gives the [fast] defaults (sim/default_params.toml)."""
     params = load_params()
-    from calibration.margin_fit import DEFAULT_SITUATIONS
+    from lab.margin_fit import DEFAULT_SITUATIONS
 
     situations, labels = read_situations(DEFAULT_SITUATIONS)
     result = fit(params, situations, labels)

@@ -2,11 +2,11 @@
 
 import pytest
 
-from calibration.creep_fit import creep_samples, fit_creep, main, physics_decisions
-from kipp.analysis.bench_situations import _Recorder  # keeps every (tower, placement, turn, decision)
 from kipp.players.bots import Bot
 from kipp.rules.config import GameConfig
 from kipp.rules.play import play_game
+from lab.bench_situations import _Recorder  # keeps every (tower, placement, turn, decision)
+from lab.creep_fit import creep_samples, fit_creep, main, physics_decisions
 from sim.fast_referee import FastReferee
 from sim.params import load_params
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kipp.analysis.pass_calibration import ALLOWANCES_DEG, report, turns_of_round
+from lab.pass_calibration import ALLOWANCES_DEG, report, turns_of_round
 
 
 @pytest.mark.parametrize("k", [0, 1, 2])

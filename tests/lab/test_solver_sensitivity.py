@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from calibration.solver_sensitivity import (
+from lab.bench_situations import load_situations
+from lab.solver_sensitivity import (
     Results,
     Run,
     Setting,
@@ -16,7 +17,6 @@ from calibration.solver_sensitivity import (
     row_text,
     with_solver,
 )
-from kipp.analysis.bench_situations import load_situations
 from sim.params import load_params
 
 PARAMS = load_params()

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from kipp.analysis.bench_situations import load_situations
+from lab.bench_situations import load_situations
 from sim.compound_referee import CompoundReferee, ConfirmingReferee, lock_plan
 from sim.compound_world import BarrelPlacement, CompoundWorld
 from sim.energy import kinetic_energy, smallest_barrier

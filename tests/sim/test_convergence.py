@@ -1,9 +1,9 @@
 """The default solver is converged: close calls keep their verdicts when the step rate and
 the solver iterations are both doubled (DESIGN.md 3: at most 1% of the benchmark set may
-change; ``python -m calibration.solver_sensitivity`` measures the whole set).
+change; ``python -m lab.solver_sensitivity`` measures the whole set).
 
 The close calls are the benchmark situations with the smallest static margin (the
-benchmark set's own measure of closeness, :mod:`kipp.analysis.bench_situations`): the 30 nearest.
+benchmark set's own measure of closeness, :mod:`lab.bench_situations`): the 30 nearest.
 At 480 Hz x 40 iterations (the setting shipped before) 2 of them flip (14 of the 500, measured
 on the set labelled at the 3.0 mm pitch). Not every flip is among them: at the default, 2 of
 the 500 flip, at static-margin ranks 41 and 68; the whole set is the slow test below.
@@ -14,7 +14,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from kipp.analysis.bench_situations import load_situations
+from lab.bench_situations import load_situations
 from sim.params import Params, load_params
 from sim.physics_referee import PhysicsReferee
 

@@ -8,10 +8,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from kipp.analysis.bench_situations import load_situations
 from kipp.players.bots import Bot
 from kipp.rules.config import GameConfig
 from kipp.rules.play import play_game
+from lab.bench_situations import load_situations
 from sim.closed_forms import box_spec, sliding_angle, toppling_angle
 from sim.fast_referee import FastReferee
 from sim.geometry import deck_gradient, downhill_direction
@@ -113,7 +113,7 @@ def test_tower_moves_forward_with_the_creep_of_physics():
     referee = FastReferee()
     params = referee.params
     lean, placed_offset = params.fast.creep_lean_rad, params.fast.creep_placed_mm / 1000
-    assert lean > 0 and placed_offset > 0  # physics towers drift downhill (calibration.creep_fit)
+    assert lean > 0 and placed_offset > 0  # physics towers drift downhill (lab.creep_fit)
     tower = referee.new_tower()
     decision = referee.decide(tower, Placement("small", 0.010, 0.0), None)  # clamped into the recess
     first = decision.tower.barrels[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kipp.analysis.bench_situations import load_situations
+from lab.bench_situations import load_situations
 from sim.fast_referee import FastReferee
 from sim.hybrid_referee import HybridReferee
 from sim.params import load_params

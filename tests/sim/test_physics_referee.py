@@ -136,7 +136,7 @@ def test_tower_state_round_trips_through_json():
 def test_early_exits_decide_exactly_as_the_plain_fixed_length_loop():
     # The reference runs every phase for its full length and records any fall; the
     # default referee stops at a fall or once standing is certain. Same verdicts.
-    from sim.benchmark import turn_situations
+    from lab.decision_timing import turn_situations
 
     plain = PhysicsReferee(plain=True)
     situations = turn_situations(REFEREE, 12, seed=3)
