@@ -5,7 +5,7 @@
   (``time.process_time``) of a 12-barrel turn decision -- an 11-barrel tower stacked by
   physics, the 12th barrel placed and a sailor turned (:func:`lab.decision_timing.turn_situations`)
   -- by the plain fixed-length loop, by the loop with its early exits, and by the physics
-  referee the games use (the compound fast path, :mod:`sim.compound_referee`), interleaved;
+  referee the games use (the compound fast path, :mod:`sim.referees.physics`), interleaved;
   ``physics_turn_same_as_plain``: how many of those the fast path decides as the plain loop.
 - ``fast_decisions_per_s``, ``fast_batch_decisions_per_s``: fast-referee decisions per
   CPU second on the benchmark situations, one ``decide`` call each, and one
@@ -14,7 +14,7 @@
   rounds each) per CPU second, per referee.
 - ``agreement``: fraction of the benchmark situations (:mod:`lab.bench_situations`) on
   which ``fast`` and ``hybrid`` agree with the physics referee's stored decision. The
-  hybrid's routing is its own (:meth:`sim.hybrid_referee.HybridReferee.in_band`); the
+  hybrid's routing is its own (:meth:`sim.referees.hybrid.HybridReferee.in_band`); the
   situations it sends to physics take the stored physics label, which is what re-running
   physics on them gives, physics being deterministic.
 - ``model_rounds_per_s``: rounds of ``kipp tune`` (one bot of each player model,
@@ -49,9 +49,9 @@ from kipp.players.bots import Bot
 from kipp.rules.config import GameConfig
 from kipp.rules.play import play_game
 from lab.bench_situations import load_situations
-from sim.hybrid_referee import HybridReferee
 from sim.params import Params, load_params
 from sim.referees import make_referee
+from sim.referees.hybrid import HybridReferee
 from sim.tower import Referee
 
 REFEREES = ("physics", "fast", "hybrid")
@@ -82,7 +82,7 @@ def physics_turn_ms(params: Params, count: int, seed: int) -> dict:
     exits, and the physics referee games use (``--referee physics``, the compound fast path),
     timed interleaved situation by situation so that their ratios hold on a busy machine."""
     from lab.decision_timing import turn_situations
-    from sim.physics_referee import PhysicsReferee
+    from sim.referees.loop import PhysicsReferee
 
     referees = {"plain": PhysicsReferee(params, plain=True), "loop": PhysicsReferee(params),
                 "fast path": make_referee("physics", params)}

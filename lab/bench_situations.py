@@ -104,7 +104,7 @@ def candidates(params: Params, games: int, seed: int) -> list[tuple[int, bool, t
     """(game seed, counterfactual, situation, physics decision or None) from ``games`` seeded games;
     every other game with half turns (the younger sailors' variant), whose faster turns shake
     the tower harder per degree."""
-    from sim.physics_referee import PhysicsReferee
+    from sim.referees.loop import PhysicsReferee
 
     found: list[tuple[int, bool, tuple, Decision | None]] = []
     for g in range(games):
@@ -126,8 +126,8 @@ def candidates(params: Params, games: int, seed: int) -> list[tuple[int, bool, t
 def generate(params: Params | None = None, *, games: int = 40, seed: int = 0, count: int = 400,
              near_deg: float = 1.5, near_share: float = 0.8, progress=None) -> dict:
     """The benchmark set as a JSON-ready dict (see the module docstring)."""
-    from sim.fast_referee import FastReferee
-    from sim.physics_referee import PhysicsReferee
+    from sim.referees.fast import FastReferee
+    from sim.referees.loop import PhysicsReferee
 
     params = params if params is not None else load_params()
     found = candidates(params, games, seed)

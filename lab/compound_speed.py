@@ -9,7 +9,7 @@ CPU ms per decision), all methods interleaved situation by situation in one proc
 that the ratios hold on a shared machine.
 
 Methods: ``plain`` (the reference loop), ``early`` (the default early-exit referee at the
-converged setting), ``RATE:ITERATIONS:LOCK_DEG`` (:class:`sim.compound_referee.CompoundReferee`
+converged setting), ``RATE:ITERATIONS:LOCK_DEG`` (:class:`sim.referees.physics.CompoundReferee`
 with that solver and lock margin). The reference verdicts take about 3 minutes of CPU and
 are cached in ``--reference`` (JSON, keyed by the parameters' fingerprint).
 
@@ -27,9 +27,9 @@ import numpy as np
 
 from lab.bench_situations import load_situations
 from lab.decision_timing import turn_situations
-from sim.compound_referee import CompoundReferee, ConfirmingReferee
 from sim.params import Params, load_params, physics_fingerprint
-from sim.physics_referee import PhysicsReferee
+from sim.referees.loop import PhysicsReferee
+from sim.referees.physics import CompoundReferee, ConfirmingReferee
 
 
 def converged_params(params: Params) -> Params:

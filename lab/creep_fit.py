@@ -3,7 +3,7 @@
 In physics a tower does not stay where its barrels were aimed. With the deck tilted, every
 standing decision (a barrel placed, a sailor turned) leaves the tower leaning a little
 further downhill, and a placed barrel comes to rest a little downhill of its aim point.
-The fast referee (:mod:`sim.fast_referee`) models both, per standing decision on a tilted
+The fast referee (:mod:`sim.referees.fast`) models both, per standing decision on a tilted
 deck, along the deck's downhill direction d after the decision:
 
 - every barrel above the bottom one that was already standing moves by

@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from sim.physics_referee import PhysicsReferee
+from sim.referees.loop import PhysicsReferee
 from sim.seeds import stream
 from sim.tower import Placement, Situation, Turn
 

@@ -1,6 +1,6 @@
 """Fit the fast referee's dynamic margins, and the hybrid's band, to the physics referee.
 
-The fast referee (:mod:`sim.fast_referee`) calls a crash when a phase's static margin
+The fast referee (:mod:`sim.referees.fast`) calls a crash when a phase's static margin
 (the extra deck tilt the tower would stand, :mod:`sim.static_check`) is below a
 threshold: ``place_margin_deg`` for a placement, ``turn_margin_deg +
 turn_margin_deg_per_m * height`` for a turn (height of the tower's top, metres). The
@@ -34,8 +34,8 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit
 
-from sim.fast_referee import Assessment, FastReferee
 from sim.params import Params, load_params, physics_fingerprint
+from sim.referees.fast import Assessment, FastReferee
 from sim.tower import Placement, TowerState, Turn
 
 DEFAULT_SITUATIONS = Path(__file__).resolve().parent / "data" / "benchmark_situations.json"

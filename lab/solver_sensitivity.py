@@ -43,7 +43,7 @@ import numpy as np
 from lab.bench_situations import BenchSituation, load_situations
 from lab.decision_timing import time_decisions, turn_situations
 from sim.params import Params, load_params, physics_fingerprint
-from sim.physics_referee import PhysicsReferee
+from sim.referees.loop import PhysicsReferee
 from sim.tower import Situation
 
 TABLE_SETTINGS = ((480, 40), (480, 80), (960, 40), (960, 80), (1920, 80), (1920, 160), (3840, 160))

@@ -26,8 +26,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("sim", "kipp", "viewer", "calibration", "lab")
 ENGINES = ("pymunk", "pygame")
-REFEREE_MODULES = ("sim.physics_referee", "sim.fast_referee", "sim.hybrid_referee", "sim.referees", "sim.world",
-                   "sim.energy")
+REFEREE_MODULES = ("sim.referees", "sim.world", "sim.energy")
 
 
 def _module_name(path: Path) -> str:

@@ -1,7 +1,7 @@
 """The referees by name: the one place that maps ``--referee NAME`` to an object.
 
 Every referee implements :class:`sim.tower.Referee`. ``physics`` is the ground truth, decided
-by the physics referee's compound fast path (:mod:`sim.compound_referee`: verdicts as the
+by the physics referee's compound fast path (:mod:`sim.referees.physics`: verdicts as the
 converged plain loop's on 498 of the 500 benchmark situations, the other 2 standing where the
 loop crashes; a median 12-barrel turn decision about 9x cheaper than the loop's early exits);
 the plain loop itself stays the reference (``PhysicsReferee(plain=True)``).
@@ -16,19 +16,19 @@ from sim.tower import Referee
 
 
 def _physics(params: Params) -> Referee:
-    from sim.compound_referee import ConfirmingReferee
+    from sim.referees.physics import ConfirmingReferee
 
     return ConfirmingReferee(params)  # the fast path; verdicts as the converged loop's
 
 
 def _fast(params: Params) -> Referee:
-    from sim.fast_referee import FastReferee
+    from sim.referees.fast import FastReferee
 
     return FastReferee(params)
 
 
 def _hybrid(params: Params) -> Referee:
-    from sim.hybrid_referee import HybridReferee
+    from sim.referees.hybrid import HybridReferee
 
     return HybridReferee(params)
 

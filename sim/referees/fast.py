@@ -1,6 +1,6 @@
 """The fast referee: the static check of the whole tower plus a fitted dynamic margin.
 
-A decision, like the physics referee's (:mod:`sim.physics_referee`), has up to two phases:
+A decision, like the physics referee's (:mod:`sim.referees.loop`), has up to two phases:
 
 1. ``place``: the barrel is put with its centre at the placement's (x, y) (the first
    barrel clamped into the deck's round recess, as physics does), its bottom on the top

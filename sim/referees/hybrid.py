@@ -1,15 +1,15 @@
 """The hybrid referee: the fast referee where its margin is clear, physics where it is not.
 
-Every decision is first assessed by :class:`~sim.fast_referee.FastReferee`. If each phase
+Every decision is first assessed by :class:`~sim.referees.fast.FastReferee`. If each phase
 it decides (the placement, and the turn unless the placement already crashed) has a
 static margin farther than ``params.fast.hybrid_band_deg`` from its threshold, the fast
-decision stands; otherwise :class:`~sim.physics_referee.PhysicsReferee` decides the whole
+decision stands; otherwise :class:`~sim.referees.loop.PhysicsReferee` decides the whole
 situation. The band comes from the measured agreement with physics on the benchmark
 situations (:mod:`lab.margin_fit`): with the shipped band, hybrid decisions agree
 with physics on 99.6% of them, while about 91% of game decisions never reach pymunk.
 
 The tower carried forward is the fast referee's (upright, with physics' mean creep,
-:meth:`~sim.fast_referee.FastReferee.creep`) after a fast decision and the simulated one
+:meth:`~sim.referees.fast.FastReferee.creep`) after a fast decision and the simulated one
 after a physics decision; both referees accept either. Decisions are deterministic: both
 parts are.
 
@@ -26,8 +26,8 @@ from typing import Sequence
 
 import numpy as np
 
-from sim.fast_referee import FastReferee
 from sim.params import Params, load_params
+from sim.referees.fast import FastReferee
 from sim.tower import Decision, Placement, Situation, TowerState, Turn
 
 
@@ -51,7 +51,7 @@ class HybridReferee:
     def physics(self):
         """The physics referee (created on first use, so pymunk loads only when needed)."""
         if self._physics is None:
-            from sim.compound_referee import ConfirmingReferee
+            from sim.referees.physics import ConfirmingReferee
 
             self._physics = ConfirmingReferee(self.params)
         return self._physics
@@ -63,7 +63,7 @@ class HybridReferee:
     def in_band(self, closest_deg: float | np.ndarray) -> bool | np.ndarray:
         """Whether physics decides: the fast referee's closest approach of a decided phase to its
         threshold (deg; :meth:`FastReferee.assess`, :meth:`Assessment.closest_deg
-        <sim.fast_referee.Assessment.closest_deg>`) is inside the band. Element-wise for arrays."""
+        <sim.referees.fast.Assessment.closest_deg>`) is inside the band. Element-wise for arrays."""
         return closest_deg < self.band_deg
 
     def decide(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> Decision:

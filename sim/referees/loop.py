@@ -147,7 +147,7 @@ class DecisionRun:
     def _build_world(self, tower: TowerState, direction: float, deck_slope: float | None, *,
                      placed: tuple | None = None, end_slope: float | None = None) -> TowerWorld:
         """The world of a phase (:func:`build_world`). A hook for faster runs
-        (:mod:`sim.compound_referee`): ``placed`` is the (spec, x m, y m) of the barrel the
+        (:mod:`sim.referees.physics`): ``placed`` is the (spec, x m, y m) of the barrel the
         place phase will drop, ``end_slope`` the deck's slope along the slice after the turn."""
         return build_world(self.params, tower, direction, deck_slope)
 
@@ -256,7 +256,7 @@ class PhysicsReferee:
 
     Implements :class:`sim.tower.Referee`. ``params`` defaults to the shipped set;
     ``plain=True`` gives the fixed-length reference loop (same decisions, slower). The fast
-    path that games use, :class:`sim.compound_referee.ConfirmingReferee`, is built on this
+    path that games use, :class:`sim.referees.physics.ConfirmingReferee`, is built on this
     one (``--referee physics``, :mod:`sim.referees`).
     """
 

@@ -1,7 +1,7 @@
 """A faster physics referee: locked interfaces as rigid compounds, at a coarser solver setting.
 
-Each phase of a decision (see :mod:`sim.physics_referee`) is run in a
-:class:`~sim.compound_world.CompoundWorld`. Before a phase, the static margin of every
+Each phase of a decision (see :mod:`sim.referees.loop`) is run in a
+:class:`~sim.referees.compound_world.CompoundWorld`. Before a phase, the static margin of every
 interface (:func:`sim.static_check.interface_margins_one`, radians) is taken at the
 deck's slope along the slice at the start and at the end of the phase (both ways along
 the slice where the deck is or passes level), with the barrel to be placed resting on
@@ -14,7 +14,7 @@ The phase then runs with the solver setting ``solver`` (steps per second, iterat
 instead of ``params.solver``: fewer bodies in the chain need fewer iterations and allow
 a coarser step for the same verdicts (measured against the converged plain loop,
 ``lab/compound_speed.py``). Early exits, fall detection and the tower handed on
-are those of :class:`~sim.physics_referee.DecisionRun`; the tower stays per barrel.
+are those of :class:`~sim.referees.loop.DecisionRun`; the tower stays per barrel.
 
 Deterministic: the plan depends only on the inputs, and the world is built fresh.
 
@@ -35,10 +35,10 @@ import math
 from dataclasses import replace
 from typing import Sequence
 
-from sim.compound_world import BarrelPlacement, CompoundWorld
 from sim.geometry import deck_gradient, slope_along, to_slice
 from sim.params import Params, load_params
-from sim.physics_referee import DecisionRun, run_to_decision
+from sim.referees.compound_world import BarrelPlacement, CompoundWorld
+from sim.referees.loop import DecisionRun, run_to_decision
 from sim.static_check import SizeTable, interface_margins_one
 from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
 
@@ -75,7 +75,7 @@ def lock_plan(params: Params, table: SizeTable, barrels: Sequence[BarrelPose], d
 
 
 class CompoundDecisionRun(DecisionRun):
-    """A :class:`~sim.physics_referee.DecisionRun` whose phases run in compound worlds.
+    """A :class:`~sim.referees.loop.DecisionRun` whose phases run in compound worlds.
 
     ``params`` carry the compound solver setting already; ``lock_margin_rad`` as in
     :func:`lock_plan`.
@@ -142,7 +142,7 @@ class CompoundReferee:
                                    lock_margin_rad=self.lock_margin_rad, table=self.table)
 
     def decide(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> Decision:
-        """As :meth:`sim.physics_referee.PhysicsReferee.decide`."""
+        """As :meth:`sim.referees.loop.PhysicsReferee.decide`."""
         return run_to_decision(self.start(tower, placement, turn))
 
 
@@ -154,7 +154,7 @@ class ConfirmingReferee:
     converged plain loop, cheap settings err almost only one way: they crash towers the
     converged solver keeps standing (an unconverged chain is softer). So a "stands" of the
     cheap run is the decision; a crash is re-decided by ``exact`` (default: the early-exit
-    :class:`~sim.physics_referee.PhysicsReferee` with ``params``, which agrees with the
+    :class:`~sim.referees.loop.PhysicsReferee` with ``params``, which agrees with the
     plain loop) and the exact decision is returned. Implements :class:`sim.tower.Referee`;
     deterministic because both parts are. ``exact_calls``/``decisions`` count what this
     instance did.
@@ -167,7 +167,7 @@ class ConfirmingReferee:
         self.params = params if params is not None else load_params()
         self.cheap = CompoundReferee(self.params, solver=cheap, lock_margin_deg=lock_margin_deg)
         if exact is None:
-            from sim.physics_referee import PhysicsReferee
+            from sim.referees.loop import PhysicsReferee
 
             exact = PhysicsReferee(self.params)
         self.exact = exact

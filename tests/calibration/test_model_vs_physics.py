@@ -9,7 +9,7 @@ from calibration.measurements import ToppleExperiment
 from calibration.numerical_check import numerical_check
 from calibration.topple_model import JITTER_DEG
 from sim.params import load_params
-from sim.physics_referee import PhysicsReferee
+from sim.referees.loop import PhysicsReferee
 from sim.tower import Placement, Turn
 
 PARAMS = load_params()

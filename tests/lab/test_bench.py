@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from kipp.cli import main
 from lab.bench import agreement, table
 from lab.bench_situations import load_situations
-from sim.hybrid_referee import HybridReferee
 from sim.params import load_params
+from sim.referees.hybrid import HybridReferee
 from sim.tower import Decision
 
 
@@ -48,7 +48,7 @@ def test_quick_json_has_every_figure(quick_json):
 class _StoredPhysics:
     """Stands in for physics on the benchmark set: each situation's stored physics decision.
 
-    That is what :class:`~sim.physics_referee.PhysicsReferee` would decide again (it is
+    That is what :class:`~sim.referees.loop.PhysicsReferee` would decide again (it is
     deterministic, and the set's fingerprint ties the labels to these parameters), so the
     hybrid's decisions below are the real ones without running pymunk.
     """

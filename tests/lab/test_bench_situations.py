@@ -9,7 +9,7 @@ import pytest
 from lab.bench_situations import DATA_FILE, BenchSituation, dumps, generate, load_situations
 from lab.margin_fit import fit, read_situations
 from sim.params import load_params, physics_fingerprint
-from sim.physics_referee import PhysicsReferee
+from sim.referees.loop import PhysicsReferee
 
 
 def test_shipped_set_matches_the_physics_parameters():

@@ -7,8 +7,8 @@ from kipp.rules.config import GameConfig
 from kipp.rules.play import play_game
 from lab.bench_situations import _Recorder  # keeps every (tower, placement, turn, decision)
 from lab.creep_fit import creep_samples, fit_creep, main, physics_decisions
-from sim.fast_referee import FastReferee
 from sim.params import load_params
+from sim.referees.fast import FastReferee
 
 
 def test_the_fit_recovers_the_creep_of_the_fast_referees_own_games():

@@ -16,7 +16,7 @@ import pytest
 
 from lab.bench_situations import load_situations
 from sim.params import Params, load_params
-from sim.physics_referee import PhysicsReferee
+from sim.referees.loop import PhysicsReferee
 
 PARAMS = load_params()
 SITUATIONS = load_situations()

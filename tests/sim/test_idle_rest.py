@@ -15,7 +15,7 @@ import math
 import pytest
 
 from sim.geometry import deck_gradient, downhill_direction, to_slice
-from sim.physics_referee import PhysicsReferee
+from sim.referees.loop import PhysicsReferee
 from sim.tower import Placement, TowerState, Turn
 
 REFEREE = PhysicsReferee()

@@ -11,7 +11,7 @@ import pytest
 
 from sim.geometry import deck_gradient, downhill_direction
 from sim.params import SCREWS, load_params
-from sim.physics_referee import PhysicsReferee
+from sim.referees.loop import PhysicsReferee
 from sim.sideways import sideways_fall
 from sim.static_check import SizeTable, interface_margins_one
 from sim.tower import BarrelPose, Placement, TowerState, Turn

@@ -7,7 +7,7 @@ import math
 import pygame
 import pytest
 
-from sim.physics_referee import PhysicsReferee
+from sim.referees.loop import PhysicsReferee
 from sim.tower import Placement, Turn
 from viewer.die import DieView
 from viewer.inset import InsetView, format_turns, pennant_direction

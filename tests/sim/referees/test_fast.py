@@ -13,11 +13,11 @@ from kipp.rules.config import GameConfig
 from kipp.rules.play import play_game
 from lab.bench_situations import load_situations
 from sim.closed_forms import box_spec, sliding_angle, toppling_angle
-from sim.fast_referee import FastReferee
 from sim.geometry import deck_gradient, downhill_direction
-from sim.hybrid_referee import HybridReferee
 from sim.params import load_params
 from sim.referees import make_referee
+from sim.referees.fast import FastReferee
+from sim.referees.hybrid import HybridReferee
 from sim.static_check import SizeTable, pack, static_margin_one, static_margins
 from sim.statics import flat_deck
 from sim.tower import BarrelPose, Placement, TowerState, Turn

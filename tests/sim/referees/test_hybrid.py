@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from lab.bench_situations import load_situations
-from sim.fast_referee import FastReferee
-from sim.hybrid_referee import HybridReferee
 from sim.params import load_params
 from sim.referees import make_referee
+from sim.referees.fast import FastReferee
+from sim.referees.hybrid import HybridReferee
 from sim.tower import Decision
 
 

@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from sim.physics_referee import PhysicsReferee, build_world
+from sim.referees.loop import PhysicsReferee, build_world
 from sim.tower import Placement, TowerState, Turn
 
 REFEREE = PhysicsReferee()
@@ -88,7 +88,7 @@ def test_a_decision_is_bit_identical_in_another_process():
     here = [d.tower.to_dict() for d in play(actions)]
     script = (
         "import json, sys\n"
-        "from tests.sim.test_physics_referee import play, random_sequence\n"
+        "from tests.sim.referees.test_loop import play, random_sequence\n"
         "print(json.dumps([d.tower.to_dict() for d in play(random_sequence(7, steps=3))]))\n"
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
