@@ -82,9 +82,9 @@ def physics_turn_ms(params: Params, count: int, seed: int) -> dict:
     exits, and the physics referee games use (``--referee physics``, the compound fast path),
     timed interleaved situation by situation so that their ratios hold on a busy machine."""
     from lab.decision_timing import turn_situations
-    from sim.referees.loop import PhysicsReferee
+    from sim.referees.loop import LoopReferee
 
-    referees = {"plain": PhysicsReferee(params, plain=True), "loop": PhysicsReferee(params),
+    referees = {"plain": LoopReferee(params, plain=True), "loop": LoopReferee(params),
                 "fast path": make_referee("physics", params)}
     situations = turn_situations(referees["loop"], count, seed)
     times = {name: [] for name in referees}

@@ -104,13 +104,13 @@ def candidates(params: Params, games: int, seed: int) -> list[tuple[int, bool, t
     """(game seed, counterfactual, situation, physics decision or None) from ``games`` seeded games;
     every other game with half turns (the younger sailors' variant), whose faster turns shake
     the tower harder per degree."""
-    from sim.referees.loop import PhysicsReferee
+    from sim.referees.loop import LoopReferee
 
     found: list[tuple[int, bool, tuple, Decision | None]] = []
     for g in range(games):
         game_seed = derived_seed(seed, "benchmark game", g)
         config = GameConfig(players=("Bot 1", "Bot 2"), half_turn=g % 2 == 1)
-        recorder = _Recorder(PhysicsReferee(params))
+        recorder = _Recorder(LoopReferee(params))
         bots = [Bot(name, params=params) for name in config.players]
         play_game(config, recorder, bots, game_seed, params=params)
         for tower, placement, turn, decision in recorder.calls:
@@ -127,7 +127,7 @@ def generate(params: Params | None = None, *, games: int = 40, seed: int = 0, co
              near_deg: float = 1.5, near_share: float = 0.8, progress=None) -> dict:
     """The benchmark set as a JSON-ready dict (see the module docstring)."""
     from sim.referees.fast import FastReferee
-    from sim.referees.loop import PhysicsReferee
+    from sim.referees.loop import LoopReferee
 
     params = params if params is not None else load_params()
     found = candidates(params, games, seed)
@@ -141,7 +141,7 @@ def generate(params: Params | None = None, *, games: int = 40, seed: int = 0, co
         near = np.sort(rng.choice(near, int(near_share * count), replace=False))
     fill = np.sort(rng.choice(far, min(len(far), count - len(near)), replace=False))
     chosen = np.sort(np.concatenate([near, fill])).astype(int)
-    physics, plain = PhysicsReferee(params), PhysicsReferee(params, plain=True)
+    physics, plain = LoopReferee(params), LoopReferee(params, plain=True)
     situations = []
     for k, i in enumerate(chosen):
         game_seed, counterfactual, situation, decision = found[i]

@@ -2,7 +2,7 @@
 
 For each method given, this decides the benchmark situations
 (``lab/data/benchmark_situations.json``) and counts the verdicts (crashed or not) that
-differ from the converged plain loop's (``PhysicsReferee(params, plain=True)`` at the
+differ from the converged plain loop's (``LoopReferee(params, plain=True)`` at the
 default ``[solver]``, converged by the rule of :mod:`lab.solver_sensitivity`),
 in each direction; and it times 12-barrel turn decisions (:func:`lab.decision_timing.turn_situations`,
 CPU ms per decision), all methods interleaved situation by situation in one process so
@@ -28,8 +28,8 @@ import numpy as np
 from lab.bench_situations import load_situations
 from lab.decision_timing import turn_situations
 from sim.params import Params, load_params, physics_fingerprint
-from sim.referees.loop import PhysicsReferee
-from sim.referees.physics import CompoundReferee, ConfirmingReferee
+from sim.referees.loop import LoopReferee
+from sim.referees.physics import CompoundReferee, PhysicsReferee
 
 
 def converged_params(params: Params) -> Params:
@@ -41,12 +41,12 @@ def converged_params(params: Params) -> Params:
 def make_method(name: str, params: Params):
     """The referee a method name stands for (``params`` at the converged setting)."""
     if name == "plain":
-        return PhysicsReferee(params, plain=True)
+        return LoopReferee(params, plain=True)
     if name == "early":
-        return PhysicsReferee(params)
+        return LoopReferee(params)
     if name.startswith("confirm:"):  # confirm:RATE:ITERATIONS:LOCK_DEG
         rate, iterations, lock = name.split(":")[1:]
-        return ConfirmingReferee(params, cheap=(int(rate), int(iterations)), lock_margin_deg=float(lock))
+        return PhysicsReferee(params, cheap=(int(rate), int(iterations)), lock_margin_deg=float(lock))
     rate, iterations, lock = name.split(":")
     return CompoundReferee(params, solver=(int(rate), int(iterations)), lock_margin_deg=float(lock))
 
@@ -58,7 +58,7 @@ def reference_verdicts(params: Params, situations, path: Path) -> list[bool]:
         data = json.loads(path.read_text())
         if data.get("params") == key and len(data["crashed"]) == len(situations):
             return data["crashed"]
-    plain = PhysicsReferee(params, plain=True)
+    plain = LoopReferee(params, plain=True)
     crashed = [plain.decide(*s.situation).crashed for s in situations]
     path.write_text(json.dumps({"params": key, "crashed": crashed}))
     return crashed
@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     params = converged_params(base)
     methods = {name: make_method(name, params) for name in args.methods}
     if args.timed:
-        timed = turn_situations(PhysicsReferee(base), args.timed)
+        timed = turn_situations(LoopReferee(base), args.timed)
         times = {name: [] for name in methods}
         for situation in timed:
             for name, referee in methods.items():

@@ -12,12 +12,12 @@ import time
 
 import numpy as np
 
-from sim.referees.loop import PhysicsReferee
+from sim.referees.loop import LoopReferee
 from sim.seeds import stream
 from sim.tower import Placement, Situation, Turn
 
 
-def turn_situations(referee: PhysicsReferee, count: int, seed: int = 0,
+def turn_situations(referee: LoopReferee, count: int, seed: int = 0,
                     sigma_m: float = 0.0015) -> list[Situation]:
     """``count`` 12th-barrel situations from one root seed (towers that crashed while being
     stacked are skipped, so every situation has 11 barrels standing)."""
@@ -44,7 +44,7 @@ def turn_situations(referee: PhysicsReferee, count: int, seed: int = 0,
     return situations
 
 
-def time_decisions(referee: PhysicsReferee, situations: list[Situation]) -> tuple[np.ndarray, list]:
+def time_decisions(referee: LoopReferee, situations: list[Situation]) -> tuple[np.ndarray, list]:
     """CPU seconds of each decision (``time.process_time``) and the decisions."""
     times, decisions = [], []
     for situation in situations:

@@ -43,7 +43,7 @@ import numpy as np
 from lab.bench_situations import BenchSituation, load_situations
 from lab.decision_timing import time_decisions, turn_situations
 from sim.params import Params, load_params, physics_fingerprint
-from sim.referees.loop import PhysicsReferee
+from sim.referees.loop import LoopReferee
 from sim.tower import Situation
 
 TABLE_SETTINGS = ((480, 40), (480, 80), (960, 40), (960, 80), (1920, 80), (1920, 160), (3840, 160))
@@ -129,7 +129,7 @@ def with_solver(params: Params, steps_per_second: int, iterations: int) -> Param
 def decide(params: Params, setting: Setting, stored: Sequence[BenchSituation],
            timed: Sequence[Situation]) -> Run:
     """Re-decide ``stored`` and time ``timed`` under ``setting``."""
-    referee = PhysicsReferee(setting.apply(params))
+    referee = LoopReferee(setting.apply(params))
     crashed = tuple(referee.decide(*s.situation).crashed for s in stored)
     times, _ = time_decisions(referee, list(timed))
     return Run(setting, crashed, tuple(float(t * 1000) for t in times))
@@ -158,7 +158,7 @@ def time_side_by_side(params: Params, settings: Sequence[Setting], timed: Sequen
                       ) -> dict[Setting, tuple[float, ...]]:
     """CPU ms of each timed decision under each setting, interleaved (every situation under
     every setting in turn), so that a busy machine slows all settings alike."""
-    referees = {setting: PhysicsReferee(setting.apply(params)) for setting in settings}
+    referees = {setting: LoopReferee(setting.apply(params)) for setting in settings}
     times: dict[Setting, list[float]] = {setting: [] for setting in settings}
     for situation in timed:
         for setting, referee in referees.items():
@@ -266,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     params = load_params()
     stored = load_situations()
-    timed = turn_situations(PhysicsReferee(params), args.timed)
+    timed = turn_situations(LoopReferee(params), args.timed)
     results = Results(params, stored, timed, args.results)
     default = default_setting(params)
 

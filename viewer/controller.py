@@ -26,7 +26,7 @@ from kipp.rules.config import GameConfig
 from kipp.rules.play import game_streams, sample_chance
 from kipp.rules.state import CHANCE, GameState
 from sim.params import Params
-from sim.referees.loop import PhysicsReferee, build_world
+from sim.referees.loop import LoopReferee, build_world
 from sim.tower import Referee, TowerState
 from sim.turn_profile import profile_progress, turn_duration_s
 from sim.world import TowerWorld
@@ -65,7 +65,7 @@ class GameController:
         self.bots = dict(bots or {})
         self.script = script
         self._chance = chance
-        self.referee = AnimatingReferee(referee if referee is not None else PhysicsReferee(params))
+        self.referee = AnimatingReferee(referee if referee is not None else LoopReferee(params))
         self.state = GameState(config, self.referee, params.ship)
         self.die_rng, self.shuffle_rng, self.bot_rngs = game_streams(seed, config.n_players)
         self.die = DieView(config.faces)

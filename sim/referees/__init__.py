@@ -1,10 +1,22 @@
-"""The referees by name: the one place that maps ``--referee NAME`` to an object.
+"""The referee family, and the one place that maps ``--referee NAME`` to an object.
 
-Every referee implements :class:`sim.tower.Referee`. ``physics`` is the ground truth, decided
-by the physics referee's compound fast path (:mod:`sim.referees.physics`: verdicts as the
-converged plain loop's on 498 of the 500 benchmark situations, the other 2 standing where the
-loop crashes; a median 12-barrel turn decision about 9x cheaper than the loop's early exits);
-the plain loop itself stays the reference (``PhysicsReferee(plain=True)``).
+- :mod:`sim.referees.loop`: :class:`~sim.referees.loop.LoopReferee`, the reference loop (pymunk,
+  frame by frame; ``plain=True`` without early exits) and its :class:`~sim.referees.loop.DecisionRun`.
+- :mod:`sim.referees.physics`: :class:`~sim.referees.physics.PhysicsReferee` (``physics``), a
+  cheap compound pass (:class:`~sim.referees.physics.CompoundReferee`, in the rigid compounds of
+  :mod:`sim.referees.compound_world`) whose crashes the loop confirms.
+- :mod:`sim.referees.fast`: :class:`~sim.referees.fast.FastReferee` (``fast``), the static check
+  with margins fitted to physics.
+- :mod:`sim.referees.hybrid`: :class:`~sim.referees.hybrid.HybridReferee` (``hybrid``), fast far
+  from the threshold, physics near it.
+
+Every referee implements :class:`sim.tower.Referee`; each built here answers to its name here
+(``referee.name``), and no other class answers to one of these names (the loop's is ``loop``, the
+cheap pass's ``compound``). ``physics`` is the ground truth, decided by the cheap pass and the
+loop (:mod:`sim.referees.physics`: verdicts as the converged plain loop's on 498 of the 500
+benchmark situations, the other 2 standing where the loop crashes; a median 12-barrel turn
+decision about 9x cheaper than the loop's early exits); the plain loop itself stays the
+reference (``LoopReferee(plain=True)``).
 """
 
 from __future__ import annotations
@@ -16,9 +28,9 @@ from sim.tower import Referee
 
 
 def _physics(params: Params) -> Referee:
-    from sim.referees.physics import ConfirmingReferee
+    from sim.referees.physics import PhysicsReferee
 
-    return ConfirmingReferee(params)  # the fast path; verdicts as the converged loop's
+    return PhysicsReferee(params)  # the fast path; verdicts as the converged loop's
 
 
 def _fast(params: Params) -> Referee:

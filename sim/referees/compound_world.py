@@ -1,7 +1,7 @@
 """A tower world in which barrels across *locked* interfaces share one rigid body.
 
 An interface (barrel ``k`` on barrel ``k - 1``) whose static margin stays large through a
-whole phase cannot open (:mod:`sim.lock_plan` decides which). Barrels joined across such
+whole phase cannot open (:func:`sim.referees.physics.lock_plan` decides which). Barrels joined across such
 interfaces become one pymunk body carrying one Poly shape per barrel (a compound): fewer
 bodies and contacts make every solver step cheaper and let the chain converge with fewer
 iterations. Everything a :class:`~sim.world.TowerWorld` hands out stays per barrel:

@@ -3,7 +3,7 @@
 Every decision is first assessed by :class:`~sim.referees.fast.FastReferee`. If each phase
 it decides (the placement, and the turn unless the placement already crashed) has a
 static margin farther than ``params.fast.hybrid_band_deg`` from its threshold, the fast
-decision stands; otherwise :class:`~sim.referees.loop.PhysicsReferee` decides the whole
+decision stands; otherwise :class:`~sim.referees.physics.PhysicsReferee` decides the whole
 situation. The band comes from the measured agreement with physics on the benchmark
 situations (:mod:`lab.margin_fit`): with the shipped band, hybrid decisions agree
 with physics on 99.6% of them, while about 91% of game decisions never reach pymunk.
@@ -51,9 +51,9 @@ class HybridReferee:
     def physics(self):
         """The physics referee (created on first use, so pymunk loads only when needed)."""
         if self._physics is None:
-            from sim.referees.physics import ConfirmingReferee
+            from sim.referees.physics import PhysicsReferee
 
-            self._physics = ConfirmingReferee(self.params)
+            self._physics = PhysicsReferee(self.params)
         return self._physics
 
     def new_tower(self) -> TowerState:

@@ -1,4 +1,4 @@
-"""The physics referee: pymunk decides whether the tower stands.
+"""The reference loop of the physics referee: pymunk decides, frame by frame, whether the tower stands.
 
 A decision runs in up to two phases, each in a fresh :class:`~sim.world.TowerWorld`
 built from the tower state (so a decision depends only on its inputs and is
@@ -27,7 +27,7 @@ before the load was taken up at each rebuild: the solver let a tall tower rock s
 so the exact poses depended on when they were taken; not re-measured since.)
 
 >>> from sim.tower import Placement, Turn
->>> referee = PhysicsReferee()
+>>> referee = LoopReferee()
 >>> tower = referee.new_tower()
 >>> decision = referee.decide(tower, Placement("large", 0.0, 0.0), Turn("red", 1.0))
 >>> decision.crashed, len(decision.tower.barrels), decision.tower.turns
@@ -251,16 +251,16 @@ class DecisionRun:
         return self.decision
 
 
-class PhysicsReferee:
-    """The ground-truth referee: every decision simulated with pymunk.
+class LoopReferee:
+    """The reference loop: every decision simulated with pymunk, frame by frame (the viewer animates it).
 
     Implements :class:`sim.tower.Referee`. ``params`` defaults to the shipped set;
     ``plain=True`` gives the fixed-length reference loop (same decisions, slower). The fast
-    path that games use, :class:`sim.referees.physics.ConfirmingReferee`, is built on this
+    path that games use, :class:`sim.referees.physics.PhysicsReferee`, is built on this
     one (``--referee physics``, :mod:`sim.referees`).
     """
 
-    name = "physics"
+    name = "loop"
 
     def __init__(self, params: Params | None = None, *, plain: bool = False) -> None:
         self.params = params if params is not None else load_params()

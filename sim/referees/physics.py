@@ -1,4 +1,8 @@
-"""A faster physics referee: locked interfaces as rigid compounds, at a coarser solver setting.
+"""The physics referee (``--referee physics``): a cheap compound pass, its crashes confirmed by the loop.
+
+:class:`PhysicsReferee` decides every situation with :class:`CompoundReferee`, the cheap pass:
+locked interfaces as rigid compounds, at a coarser solver setting; a crash of the cheap pass is
+decided again by the reference loop (:class:`~sim.referees.loop.LoopReferee`).
 
 Each phase of a decision (see :mod:`sim.referees.loop`) is run in a
 :class:`~sim.referees.compound_world.CompoundWorld`. Before a phase, the static margin of every
@@ -21,7 +25,7 @@ Deterministic: the plan depends only on the inputs, and the world is built fresh
 Measured on the 500 benchmark situations against the converged plain loop (the default
 ``[solver]``, 960 Hz x 60; ``python -m lab.compound_speed plain early confirm:480:20:0.5
 --agree --timed 20``): the cheap run alone (480 x 20, lock 0.5 deg) crashes towers the loop
-keeps standing, whence :class:`ConfirmingReferee`, whose verdicts differ from the loop's on 2
+keeps standing, whence :class:`PhysicsReferee`, whose verdicts differ from the loop's on 2
 of 500 (both stand where the loop crashes; confirming after a 480 x 30 cheap run: 4). Timed
 in the same run on 20 twelve-barrel turns: median 9.9 ms against 87.5 ms for the loop's early
 exits and 354 ms for the plain loop (p90 114 ms: a crash is decided twice). (Measured at
@@ -114,14 +118,14 @@ class CompoundDecisionRun(DecisionRun):
 
 
 class CompoundReferee:
-    """The physics referee with compounds and a coarser solver; implements :class:`sim.tower.Referee`.
+    """The cheap pass: the loop with compounds and a coarser solver; implements :class:`sim.tower.Referee`.
 
     ``params`` are the reference physics (its ``[solver]`` is replaced by ``solver`` =
     (steps per second, iterations) inside the compound phases); ``lock_margin_deg`` as in
     :func:`lock_plan`.
     """
 
-    name = "physics"
+    name = "compound"
 
     def __init__(self, params: Params | None = None, *, solver: tuple[int, int] = DEFAULT_SOLVER,
                  lock_margin_deg: float = DEFAULT_LOCK_MARGIN_DEG) -> None:
@@ -142,19 +146,19 @@ class CompoundReferee:
                                    lock_margin_rad=self.lock_margin_rad, table=self.table)
 
     def decide(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> Decision:
-        """As :meth:`sim.referees.loop.PhysicsReferee.decide`."""
+        """As :meth:`sim.referees.loop.LoopReferee.decide`."""
         return run_to_decision(self.start(tower, placement, turn))
 
 
-class ConfirmingReferee:
-    """The fast path at converged quality: a cheap compound run, crashes confirmed exactly.
+class PhysicsReferee:
+    """The physics referee ``--referee physics`` builds: a cheap compound run, crashes confirmed exactly.
 
     Every decision is first made by a :class:`CompoundReferee` at the cheap setting
     (``cheap`` = (steps per second, iterations), ``lock_margin_deg``). Measured against the
     converged plain loop, cheap settings err almost only one way: they crash towers the
     converged solver keeps standing (an unconverged chain is softer). So a "stands" of the
     cheap run is the decision; a crash is re-decided by ``exact`` (default: the early-exit
-    :class:`~sim.referees.loop.PhysicsReferee` with ``params``, which agrees with the
+    :class:`~sim.referees.loop.LoopReferee` with ``params``, which agrees with the
     plain loop) and the exact decision is returned. Implements :class:`sim.tower.Referee`;
     deterministic because both parts are. ``exact_calls``/``decisions`` count what this
     instance did.
@@ -167,9 +171,9 @@ class ConfirmingReferee:
         self.params = params if params is not None else load_params()
         self.cheap = CompoundReferee(self.params, solver=cheap, lock_margin_deg=lock_margin_deg)
         if exact is None:
-            from sim.referees.loop import PhysicsReferee
+            from sim.referees.loop import LoopReferee
 
-            exact = PhysicsReferee(self.params)
+            exact = LoopReferee(self.params)
         self.exact = exact
         self.exact_calls = 0
         self.decisions = 0

@@ -48,7 +48,7 @@ def test_quick_json_has_every_figure(quick_json):
 class _StoredPhysics:
     """Stands in for physics on the benchmark set: each situation's stored physics decision.
 
-    That is what :class:`~sim.referees.loop.PhysicsReferee` would decide again (it is
+    That is what :class:`~sim.referees.loop.LoopReferee` would decide again (it is
     deterministic, and the set's fingerprint ties the labels to these parameters), so the
     hybrid's decisions below are the real ones without running pymunk.
     """

@@ -9,7 +9,7 @@ import pytest
 from lab.bench_situations import DATA_FILE, BenchSituation, dumps, generate, load_situations
 from lab.margin_fit import fit, read_situations
 from sim.params import load_params, physics_fingerprint
-from sim.referees.loop import PhysicsReferee
+from sim.referees.loop import LoopReferee
 
 
 def test_shipped_set_matches_the_physics_parameters():
@@ -32,8 +32,8 @@ def test_generator_labels_with_physics(tmp_path):
     situations = load_situations(path, check_params=params)
     assert len(situations) == 6
     first = situations[0]
-    assert PhysicsReferee(params).decide(*first.situation).crashed == first.crashed
-    assert PhysicsReferee(params, plain=True).decide(*first.situation).crashed == first.crashed_plain
+    assert LoopReferee(params).decide(*first.situation).crashed == first.crashed
+    assert LoopReferee(params, plain=True).decide(*first.situation).crashed == first.crashed_plain
 
 
 def test_loader_rejects_other_files_and_other_physics(tmp_path):

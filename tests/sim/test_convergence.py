@@ -16,7 +16,7 @@ import pytest
 
 from lab.bench_situations import load_situations
 from sim.params import Params, load_params
-from sim.referees.loop import PhysicsReferee
+from sim.referees.loop import LoopReferee
 
 PARAMS = load_params()
 SITUATIONS = load_situations()
@@ -38,14 +38,14 @@ def closest(count: int) -> list:
 
 def changed(params: Params, situations) -> list[int]:
     """Indices (into ``situations``) whose verdict changes when rate and iterations double."""
-    coarse, fine = PhysicsReferee(params), PhysicsReferee(doubled(params))
+    coarse, fine = LoopReferee(params), LoopReferee(doubled(params))
     return [i for i, s in enumerate(situations)
             if coarse.decide(*s.situation).crashed != fine.decide(*s.situation).crashed]
 
 
 def test_close_calls_keep_their_verdicts_when_rate_and_iterations_double():
     sample = closest(NEAREST)
-    crashes = sum(PhysicsReferee(PARAMS).decide(*s.situation).crashed for s in sample)
+    crashes = sum(LoopReferee(PARAMS).decide(*s.situation).crashed for s in sample)
     assert 0 < crashes < len(sample)  # close calls indeed: both outcomes occur
     # the whole set may change on 1% (below); of these nearest, at most 1 (at the default: none)
     assert len(changed(PARAMS, sample)) <= 1, changed(PARAMS, sample)

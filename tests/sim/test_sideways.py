@@ -11,7 +11,7 @@ import pytest
 
 from sim.geometry import deck_gradient, downhill_direction
 from sim.params import SCREWS, load_params
-from sim.referees.loop import PhysicsReferee
+from sim.referees.loop import LoopReferee
 from sim.sideways import sideways_fall
 from sim.static_check import SizeTable, interface_margins_one
 from sim.tower import BarrelPose, Placement, TowerState, Turn
@@ -39,7 +39,7 @@ def test_a_stack_whose_barrels_each_rest_on_the_one_below_still_falls_when_their
 
 
 def two_large(offset_m: float, direction_rad: float):
-    referee = PhysicsReferee(PARAMS)
+    referee = LoopReferee(PARAMS)
     first = referee.decide(referee.new_tower(), Placement("large", 0.0, 0.0), None)
     assert not first.crashed
     bottom = first.tower.barrels[0]
@@ -80,6 +80,6 @@ def test_a_tower_leaning_into_the_old_tilt_falls_sideways_when_the_turn_swings_t
     assert min(interface_margins_one(PARAMS, table, tower.barrels, before, d0, wall)) > 0.0
     assert offset > R
 
-    turned = PhysicsReferee(PARAMS).decide(tower, None, Turn("blue", 1.0))
+    turned = LoopReferee(PARAMS).decide(tower, None, Turn("blue", 1.0))
     assert turned.crashed and turned.phase == "turn"
     assert "sideways" in turned.reason

@@ -9,10 +9,10 @@ import sys
 import numpy as np
 import pytest
 
-from sim.referees.loop import PhysicsReferee, build_world
+from sim.referees.loop import LoopReferee, build_world
 from sim.tower import Placement, TowerState, Turn
 
-REFEREE = PhysicsReferee()
+REFEREE = LoopReferee()
 SIZES = ("large", "medium", "small")
 
 
@@ -138,7 +138,7 @@ def test_early_exits_decide_exactly_as_the_plain_fixed_length_loop():
     # default referee stops at a fall or once standing is certain. Same verdicts.
     from lab.decision_timing import turn_situations
 
-    plain = PhysicsReferee(plain=True)
+    plain = LoopReferee(plain=True)
     situations = turn_situations(REFEREE, 12, seed=3)
     verdicts = [REFEREE.decide(s.tower, s.placement, s.turn) for s in situations]
     references = [plain.decide(s.tower, s.placement, s.turn) for s in situations]

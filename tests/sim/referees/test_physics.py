@@ -12,8 +12,8 @@ from sim.energy import kinetic_energy, smallest_barrier
 from sim.params import load_params
 from sim.referees import make_referee
 from sim.referees.compound_world import BarrelPlacement, CompoundWorld
-from sim.referees.loop import PhysicsReferee
-from sim.referees.physics import CompoundReferee, ConfirmingReferee, lock_plan
+from sim.referees.loop import LoopReferee
+from sim.referees.physics import CompoundReferee, PhysicsReferee, lock_plan
 from sim.static_check import SizeTable
 from sim.tower import BarrelPose, Placement, Turn
 
@@ -89,7 +89,7 @@ def test_steps_match_single_steps_bit_for_bit():
 def test_compound_world_without_locks_decides_as_the_loop():
     situations = load_situations()[::50]
     default_solver = (PARAMS.solver.steps_per_second, PARAMS.solver.iterations)
-    loop, compound = PhysicsReferee(PARAMS), CompoundReferee(PARAMS, solver=default_solver, lock_margin_deg=1e9)
+    loop, compound = LoopReferee(PARAMS), CompoundReferee(PARAMS, solver=default_solver, lock_margin_deg=1e9)
     for s in situations:
         a, b = loop.decide(*s.situation), compound.decide(*s.situation)
         assert a.crashed == b.crashed and a.phase == b.phase
@@ -109,20 +109,20 @@ def test_lock_plan_never_locks_the_bottom_or_a_small_margin():
 
 def test_decisions_are_deterministic():
     s = load_situations()[7]
-    referee = ConfirmingReferee(CONVERGED)
-    assert referee.decide(*s.situation) == ConfirmingReferee(CONVERGED).decide(*s.situation)
+    referee = PhysicsReferee(CONVERGED)
+    assert referee.decide(*s.situation) == PhysicsReferee(CONVERGED).decide(*s.situation)
 
 
 def test_the_physics_referee_by_name_is_the_fast_path():
     referee = make_referee("physics", CONVERGED)
-    assert isinstance(referee, ConfirmingReferee) and referee.name == "physics"
+    assert isinstance(referee, PhysicsReferee) and referee.name == "physics"
     tower = referee.new_tower()
     decision = referee.decide(tower, Placement("large", 0.0, 0.0), Turn("red", 1.0))
     assert not decision.crashed and len(decision.tower.barrels) == 1
 
 
 def _disagreements(situations):
-    plain, fast = PhysicsReferee(CONVERGED, plain=True), ConfirmingReferee(CONVERGED)
+    plain, fast = LoopReferee(CONVERGED, plain=True), PhysicsReferee(CONVERGED)
     crash_more = stand_more = 0
     for s in situations:
         reference, decided = plain.decide(*s.situation).crashed, fast.decide(*s.situation).crashed
