@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kipp.analysis.confirm import confirm, format_report
+from kipp.analysis.confirm import ROUNDS, confirm, format_report
 from kipp.analysis.export import write_json
 
 
@@ -19,7 +19,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lab.confirm", description=__doc__.splitlines()[0])
     parser.add_argument("--results", required=True, help="a finished physics-quality sweep (kipp tune --out)")
     parser.add_argument("--top", type=int, default=20, help="orders in each list (hardest, easiest)")
-    parser.add_argument("--rounds", type=int, default=2000, help="new fast rounds per order")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="new fast rounds per order")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--json", default=None, help="write the report here")
     args = parser.parse_args(argv)

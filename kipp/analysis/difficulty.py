@@ -46,6 +46,22 @@ class RoundResult:
 
 
 @dataclass(frozen=True)
+class Difficulty:
+    """One order's difficulty: P(complete) and mean barrels stacked, with 95% intervals
+    (what the tables, plots and CSV files show, whichever estimate made it)."""
+
+    line: str
+    p_complete: float
+    p_low: float
+    p_high: float
+    mean_stacked: float
+    stacked_low: float
+    stacked_high: float
+    large_position: float
+    """Mean position (1 = bottom) of the large barrels: a simple feature of the order."""
+
+
+@dataclass(frozen=True)
 class RoundModel:
     """The stated player model and variant under which an order's difficulty is measured."""
 

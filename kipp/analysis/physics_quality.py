@@ -38,20 +38,17 @@ import math
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 import numpy as np
 
-from kipp.analysis.difficulty import RefereeSpec, RoundModel, cached_referee, play_round
+from kipp.analysis.difficulty import Difficulty, RefereeSpec, RoundModel, cached_referee, play_round
 from kipp.analysis.multifidelity import Estimate, Totals, estimate, rounds_needed
 from kipp.analysis.order_features import features
 from kipp.analysis.orders import order_index, order_text
 from kipp.analysis.results_store import ResultsFileError, ResultsStore
 from kipp.analysis.shared_rounds import order_codes, order_tree, play_round_shared
 from kipp.analysis.sweep import run_with_progress
-
-if TYPE_CHECKING:
-    from kipp.analysis.tune import Difficulty
 from sim.params import Params, physics_fingerprint
 from sim.seeds import stream
 
@@ -77,6 +74,24 @@ TOPUP_STAGES = 8
 after the first few only the orders whose variance grew past that play, a few rounds each)."""
 TOPUP_MOST = 8
 """An order plays at most this many times the planned fast rounds."""
+SAMPLED_FROM = 1000
+"""Sweeps of more orders than this sample some of them for the correction by default
+(:meth:`Plan.for_orders`). Measured on all 1,680 nine-barrel orders with the casual bot: 200
+sampled orders x 80 rounds (1,252 CPU s in all) left every order within +-0.135 barrels, where
+paired rounds of every order left 3 orders above +-0.15 with 12 rounds (1,654 CPU s) and 291
+with 24 (2,630 CPU s). Shared by all orders, a paired round in which the referees part early
+moves every order with that prefix at once: 2 of those 24 rounds carried 80% of the model's
+round-to-round variance, so a dozen shared rounds under-sample it."""
+SAMPLED_ORDERS, SAMPLED_ROUNDS = 200, 80
+"""The default sample of such sweeps: orders, and rounds each. Measured on all 34,650 orders
+with the casual bot: the correction's order effect is small (about 0.02 barrels), so its
+bound shrinks with fewer orders played longer at the same physics; 200 x 80 left 0.0013
+barrels^2 for an unsampled order, against 0.0025 for 2,000 x 8."""
+TOPPED_FAST_ROUNDS = 200
+"""Planned fast rounds per order by default when the top-up follows (it gives more to the orders
+that need them), instead of :attr:`Plan.fast_rounds`' 300."""
+FAST_ANCHORS_PER_PHYSICS = 10
+"""Fast anchor rounds per physics anchor round, by default."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +117,31 @@ class Plan:
     half-width is at most ``barrels`` barrels stacked and ``P`` on P(complete), as far as fast
     rounds can get it there (not past the correction's own part, nor :data:`TOPUP_MOST` times the
     planned fast rounds)."""
+
+    @classmethod
+    def for_orders(cls, n_orders: int, *, fast_rounds: int | None = None, paired_rounds: int | None = None,
+                   paired_orders: int | None = None, physics_anchors: int = 2000,
+                   half_widths: tuple[float, float] | None = None) -> "Plan":
+        """The plan ``kipp tune`` runs for a sweep of ``n_orders`` orders, each count None taking its
+        default: the sampled correction (:data:`SAMPLED_ORDERS` orders x :data:`SAMPLED_ROUNDS`
+        rounds) above :data:`SAMPLED_FROM` orders, else paired rounds of every order (``paired_orders``
+        0, 12 rounds); :data:`TOPPED_FAST_ROUNDS` fast rounds with ``half_widths``, else 300; and
+        :data:`FAST_ANCHORS_PER_PHYSICS` fast anchors per physics anchor.
+
+        >>> Plan.for_orders(34650).paired_orders, Plan.for_orders(34650).paired_rounds
+        (200, 80)
+        >>> Plan.for_orders(500) == Plan()
+        True
+        """
+        if paired_orders is None:
+            paired_orders = SAMPLED_ORDERS if n_orders > SAMPLED_FROM else 0
+        if paired_rounds is None:
+            paired_rounds = SAMPLED_ROUNDS if paired_orders else cls.paired_rounds
+        if fast_rounds is None:
+            fast_rounds = TOPPED_FAST_ROUNDS if half_widths else cls.fast_rounds
+        return cls(fast_rounds=fast_rounds, paired_rounds=paired_rounds, physics_anchors=physics_anchors,
+                   fast_anchors=FAST_ANCHORS_PER_PHYSICS * physics_anchors, paired_orders=paired_orders,
+                   half_widths=half_widths)
 
     def __post_init__(self) -> None:
         anchors = self.fast_anchors if self.paired_orders else min(self.physics_anchors, self.fast_anchors)
@@ -525,10 +565,9 @@ def _metric_totals(stored: dict[str, np.ndarray], n: int, plan: Plan, seed: int,
 
 
 def summaries(result: QualityResult) -> list[Difficulty]:
-    """Every order's :class:`~kipp.analysis.tune.Difficulty` from the estimate, its values clipped to
+    """Every order's :class:`~kipp.analysis.difficulty.Difficulty` from the estimate, its values clipped to
     what a round can give (the unbiased estimate of an order near a bound can fall outside it)."""
     from kipp.analysis.orders import mean_position, parse_order
-    from kipp.analysis.tune import Difficulty
 
     p_low, p_high = result.p_interval()
     s_low, s_high = result.stacked_interval()

@@ -195,3 +195,38 @@ def shared_player(orders, model, referee, params, seed: int, executor) -> Callab
 
 def _race_round_keyed(k: int, *task) -> tuple[int, np.ndarray]:
     return k, _race_round(*task)
+
+
+def race_orders(orders, model, referee, params, seed: int, question: Question, *, workers: int = 1,
+                scheduler: str | None = None, max_rounds: int = 4096, progress: bool = False) -> RaceResult:
+    """:func:`race` of ``orders`` for ``question`` with rounds of :func:`shared_player` on ``workers``
+    processes (or the Dask cluster at ``scheduler``); with ``progress``, a line per batch on stderr."""
+    import sys
+
+    from kipp.analysis.sweep import open_executor
+
+    def report(rounds: int, left: int) -> None:
+        if progress:
+            print(f"race: {rounds} rounds played, {left} of {len(orders)} orders still in doubt", file=sys.stderr)
+
+    with open_executor(workers, scheduler) as executor:
+        play = shared_player(orders, model, referee, params, seed, executor)
+        return race(len(orders), play, question, max_rounds=max_rounds, on_batch=report)
+
+
+def format_race(result: RaceResult, orders) -> str:
+    """The terminal report of a race: sure or not, its cost against a uniform sweep, the lists found."""
+    from kipp.analysis.orders import order_text
+
+    verdict = "sure at 95% confidence" if result.sure else "NOT sure: the round limit came first"
+    lines = [f"Race {verdict}: {result.rounds_played:,} order-rounds played; a uniform sweep to the same "
+             f"confidence needs {result.uniform_rounds:,} ({result.uniform_rounds / result.rounds_played:.1f}x)."]
+    for title, chosen in (("Hardest (fewest barrels stacked), hardest first", result.hardest),
+                          ("Easiest, easiest last", result.easiest)):
+        if chosen:
+            lines += ["", f"{title}:"]
+            for i in chosen:
+                mean, low, high = result.means[i]
+                lines.append(f"  {order_text(orders[i])}  {mean:5.2f} [{low:.2f}, {high:.2f}] barrels stacked over "
+                             f"{result.rounds_per_order[i]} rounds")
+    return "\n".join(lines)

@@ -1,4 +1,8 @@
-"""``kipp tune``'s sweep: every (order, round) of a set of orders, written to a results file.
+"""``kipp tune``'s sweeps: every (order, round) of a set of orders, written to a results file.
+
+:func:`referee_sweep` plays every round with one named referee (``kipp tune --referee NAME``);
+:func:`quality_sweep` runs the physics-quality estimate (:mod:`kipp.analysis.physics_quality`,
+the command's default) and confirms its extremes (:mod:`kipp.analysis.confirm`) if asked.
 
 The sweep is split into tasks of a few orders each (:func:`kipp.analysis.difficulty.tune_chunk`),
 run on any :class:`concurrent.futures.Executor` with a bounded number in flight, and each
@@ -11,12 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import math
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from kipp.analysis.difficulty import OrderCounts, RefereeSpec, RoundModel, tune_chunk
+from kipp.analysis.confirm import confirm
+from kipp.analysis.difficulty import Difficulty, OrderCounts, RefereeSpec, RoundModel, tune_chunk
 from kipp.analysis.orders import mean_position, order_index, parse_order
+from kipp.analysis.physics_quality import QualityResult, QualityRun, read_quality, run_quality_sweep
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.stats import histogram_moments, mean_interval_from_sums, wilson_interval
 from kipp.analysis.sweep import chunk_size, chunked, run_with_progress
@@ -75,22 +80,6 @@ def run_sweep(run: TuneRun, orders: list[tuple[str, ...]], params: Params, out: 
                           total=len(orders) * run.rounds, initial=len(done) * run.rounds, unit="round",
                           desc="orders x rounds")
         return len(todo)
-
-
-@dataclass(frozen=True)
-class Difficulty:
-    """One order's difficulty: P(complete) and mean barrels stacked, with 95% intervals
-    (what the tables, plots and CSV files show, whichever estimate made it)."""
-
-    line: str
-    p_complete: float
-    p_low: float
-    p_high: float
-    mean_stacked: float
-    stacked_low: float
-    stacked_high: float
-    large_position: float
-    """Mean position (1 = bottom) of the large barrels: a simple feature of the order."""
 
 
 @dataclass(frozen=True)
@@ -157,6 +146,39 @@ def format_table(summaries: list[OrderSummary], top: int = 10) -> str:
     return "\n".join(lines)
 
 
-def temporary_out() -> tempfile.TemporaryDirectory:
-    """A directory for the results file of a run without ``--out`` (results still stream to disk)."""
-    return tempfile.TemporaryDirectory(prefix="kipp-tune-")
+def referee_sweep(run: TuneRun, orders: list[tuple[str, ...]], params: Params, out: str | Path, *,
+                  referee: RefereeSpec | None = None, workers: int = 1, scheduler: str | None = None,
+                  progress: bool = False) -> list[OrderSummary]:
+    """:func:`run_sweep` into ``out`` (resumed if it is there), then every order's summary."""
+    run_sweep(run, orders, params, out, referee=referee, workers=workers, scheduler=scheduler, progress=progress)
+    return read_summaries(out)
+
+
+@dataclass(frozen=True)
+class QualitySweep:
+    """A physics-quality sweep's estimates and, if asked for, its extremes confirmed."""
+
+    result: QualityResult
+    confirmed: dict | None
+    """The report of :func:`kipp.analysis.confirm.confirm`, or None."""
+
+
+def quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Params, out: str | Path, *,
+                  fast: RefereeSpec | None = None, physics: RefereeSpec | None = None, workers: int = 1,
+                  scheduler: str | None = None, progress: bool = False,
+                  confirm_top: int | None = None) -> QualitySweep:
+    """:func:`~kipp.analysis.physics_quality.run_quality_sweep` into ``out`` (resumed if it is there),
+    its estimates, and with ``confirm_top`` its ``confirm_top`` hardest and easiest orders played
+    again on rounds of their own (:func:`~kipp.analysis.confirm.confirm`, with ``fast``)."""
+    run_quality_sweep(run, orders, params, out, fast=fast, physics=physics, workers=workers, scheduler=scheduler,
+                      progress=progress)
+    result = read_quality(out, orders)
+    confirmed = (confirm(out, confirm_top, workers=workers, progress=progress, fast=fast, orders=orders)
+                 if confirm_top is not None else None)
+    return QualitySweep(result, confirmed)
+
+
+def describe(model: RoundModel, bot, n_orders: int) -> str:
+    """What a sweep measured: the orders, barrels, variant and the player model's bot."""
+    return (f"{n_orders} orders, {model.barrels} barrels{', half turns' if model.half_turn else ''}; "
+            f"player: {model.player} (aim {bot.aim}, sigma {bot.sigma_mm:g} mm, wild {bot.wild})")

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import click
 
-from kipp.cli.options import UserError, player_count, player_model_option
-from kipp.cli.tune import (
+from kipp.cli import options
+from kipp.cli.options import (
     MAX_ROUNDS,
+    UserError,
     check_plot,
     check_results_out,
     check_scheduler,
+    player_count,
+    player_model_option,
     progress_option,
     save_plot,
     sweep_errors,
@@ -17,11 +20,6 @@ from kipp.cli.tune import (
     whole_number,
 )
 from sim.params import Params, load_params
-
-
-def _referee_spec(name: str):
-    """What the tasks get for the referee ``name`` (tests replace this to avoid physics)."""
-    return name
 
 
 @click.command()
@@ -61,7 +59,7 @@ def compare(games: int, players: int, seed: int, params: Params | None, referee_
     params = params if params is not None else load_params()
     with sweep_errors(out):
         summaries = run_compare(games, players=players, seed=seed, params=params,
-                                referee=_referee_spec(referee_name), workers=workers or default_workers(),
+                                referee=options.referee_spec(referee_name), workers=workers or default_workers(),
                                 scheduler=scheduler, progress=not no_progress, out=out,
                                 referee_name=referee_name, player=player)
     click.echo(f"Referee {referee_name}; player {player}; seed {seed}.")

@@ -4,7 +4,11 @@
 (:func:`parse_players`), output paths (:func:`check_output`, checked before any work
 starts); :class:`UserError` (one ``Error: ...`` line, exit 2) and :func:`game_config`,
 which turns the one check of a game's set-up (:class:`kipp.rules.config.GameConfig`)
-into such an error.
+into such an error. The sweep commands (``kipp tune``, ``kipp compare``) share
+:func:`sweep_options` (``--seed --params --referee --workers --scheduler``), ``--no-progress``,
+their results file's errors (:func:`sweep_errors`), a scratch file when there is no ``--out``
+(:func:`results_path`), their ``--plot`` and ``--csv`` writers, and one test seam for the
+referee their tasks get (:func:`referee_spec`).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import os
 import re
 import tempfile
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 import click
 
@@ -24,6 +28,9 @@ from sim.params import Params, ParamsError, load_params
 from sim.referees import make_referee as _referee_by_name
 from sim.referees import referee_names
 from sim.tower import Referee
+
+if TYPE_CHECKING:
+    from kipp.analysis.difficulty import RefereeSpec
 
 _CONFIG_OPTIONS = {"players": "--players", "barrels": "--barrels", "half_turn": "--half-turn",
                    "sea_dogs": "--sea-dogs"}
@@ -268,3 +275,135 @@ def player_model_option(option: str, help_intro: str):
                         callback=lambda ctx, param, value: check_player_model(option, value),
                         help=f"{help_intro} {models_help()}.")
 
+
+
+def referee_spec(name: str) -> RefereeSpec:
+    """What a sweep's tasks get for the referee ``name``: the name, which every worker resolves with
+    :func:`sim.referees.make_referee` (the sweep commands' one seam: tests replace this function to
+    hand in a picklable factory instead of physics)."""
+    return name
+
+
+MAX_ROUNDS = 1_000_000
+"""``--rounds`` per order and ``--games`` per arm at most (a million physics games run for weeks)."""
+MAX_WORKERS = 256
+"""``--workers`` at most (each is a process with its own copy of the physics)."""
+
+
+def whole_number(option: str, minimum: int, maximum: int | None = None):
+    """A click callback: ``option`` must be a whole number >= ``minimum`` (and <= ``maximum``;
+    one-line error)."""
+    def convert(ctx, param, value):
+        if value is None:
+            return None
+        text = str(value).strip()
+        if not (text.isascii() and text.isdigit()) or int(text) < minimum:
+            raise UserError(f"{option}: expected a whole number >= {minimum}, got {value!r}")
+        if maximum is not None and int(text) > maximum:
+            raise UserError(f"{option}: expected a whole number from {minimum} to {maximum:,}, got {value!r}")
+        return int(text)
+    return convert
+
+
+def check_scheduler(address: str | None) -> str | None:
+    """``--scheduler``: a Dask address like ``tcp://HOST:PORT`` (one-line error otherwise)."""
+    if address is not None and "://" not in address:
+        raise UserError(f"--scheduler: expected an address like tcp://HOST:PORT, got {address!r}")
+    return address
+
+
+def check_plot(path: str | None) -> str | None:
+    """``--plot FILE.png``, checked before the sweep (:func:`check_output`)."""
+    return check_output("--plot", path, suffix=".png")
+
+
+def check_results_out(path: str | None) -> str | None:
+    """``--out FILE`` of a sweep: a path a results file can be written at (an existing file
+    is checked to be one when the sweep opens it, and resumed)."""
+    return check_output("--out", path)
+
+
+def save_plot(fig, path: str) -> None:
+    """Write the figure to ``--plot`` and say so; an unwritable file is a one-line error."""
+    from kipp.analysis.plots import save
+
+    try:
+        save(fig, path)
+    except OSError as error:
+        raise UserError(f"--plot: cannot write {path}: {error.strerror or error}") from None
+    click.echo(f"Plot: {path}")
+
+
+def save_csv(rows, path: str, about: str) -> None:
+    """Write ``--csv`` and say so; an unwritable file is a one-line error."""
+    from kipp.analysis.export import write_csv
+
+    try:
+        write_csv(rows, path, about)
+    except OSError as error:
+        raise UserError(f"--csv: cannot write {path}: {error.strerror or error}") from None
+    click.echo(f"Table: {path}")
+
+
+@contextlib.contextmanager
+def sweep_errors(out: str | None = None) -> Iterator[None]:
+    """Turn a results file or executor refusal during a sweep into the one-line CLI error.
+
+    A results file ``out`` that this run created is removed if the run fails (an
+    unreachable --scheduler, say): a refused run leaves nothing behind. One that existed
+    before is kept, as is one that holds the finished part of an interrupted run.
+    """
+    from kipp.analysis.results_store import ResultsFileError
+    from kipp.analysis.sweep import ExecutorError
+
+    try:
+        with removed_on_error(out, keep=_holds_results):
+            yield
+    except ResultsFileError as error:
+        raise UserError(f"--out: {error}") from None
+    except ExecutorError as error:
+        raise UserError(str(error)) from None
+
+
+def _holds_results(path: str) -> bool:
+    """Does the SQLite file ``path`` hold any finished item (a row of table ``results``)?"""
+    import sqlite3
+
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            return db.execute("SELECT EXISTS (SELECT 1 FROM results)").fetchone()[0] == 1
+    except sqlite3.Error:
+        return False
+
+
+@contextlib.contextmanager
+def results_path(out: str | None) -> Iterator[str]:
+    """``out``, or a results file in a scratch folder removed afterwards (results still stream to disk)."""
+    if out is not None:
+        yield out
+        return
+    with tempfile.TemporaryDirectory(prefix="kipp-sweep-") as scratch:
+        yield str(Path(scratch) / "results.sqlite")
+
+
+def default_referee() -> str:
+    """``hybrid`` when it is registered, else ``physics``."""
+    return "hybrid" if "hybrid" in referee_names() else "physics"
+
+
+workers_option = click.option(
+    "--workers", default=None, metavar="N", callback=whole_number("--workers", 1, MAX_WORKERS),
+    help=f"Worker processes (default: all cores; at most {MAX_WORKERS}); 1 runs in this process.")
+scheduler_option = click.option(
+    "--scheduler", default=None, metavar="tcp://HOST:PORT",
+    help="Run the tasks on this Dask cluster instead (needs the 'dask' extra; workers need kipp installed).")
+analysis_referee_option = referee_option(default_referee, "hybrid if available, else physics")
+progress_option = click.option("--no-progress", is_flag=True, help="No progress bar (it goes to stderr).")
+
+
+def sweep_options(command, referee=analysis_referee_option):
+    """--seed, --params, --referee, --workers and --scheduler, in that order: what every
+    sweep command (``kipp tune``, ``kipp compare``) takes."""
+    for option in reversed((seed_option, params_option, referee, workers_option, scheduler_option)):
+        command = option(command)
+    return command

@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 import kipp.analysis.compare
-import kipp.cli.compare
 import kipp.cli.game
+import kipp.cli.options
 from kipp.analysis.compare import ARMS, METRICS, compare_chunk, game_seed, play_arm_events, play_arm_game, run_compare
 from kipp.analysis.plots import compare_panel, difficulty_histogram, difficulty_vs_feature
 from kipp.analysis.results_store import ResultsFileError
@@ -156,7 +156,7 @@ def run(*args):
 
 @pytest.fixture
 def fast_referee(monkeypatch):
-    monkeypatch.setattr(kipp.cli.compare, "_referee_spec", lambda name: threshold)
+    monkeypatch.setattr(kipp.cli.options, "referee_spec", lambda name: threshold)
 
 
 def test_cli_table_and_plot(fast_referee, tmp_path):

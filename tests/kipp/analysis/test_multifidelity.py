@@ -251,7 +251,8 @@ def test_module_doctests():
     import kipp.analysis.difficulty
     import kipp.analysis.order_features
     import kipp.analysis.orders
+    import kipp.analysis.physics_quality
     import kipp.analysis.results_store
     for module in (kipp.analysis.order_features, kipp.analysis.results_store, kipp.analysis.difficulty,
-                   kipp.analysis.orders):
+                   kipp.analysis.orders, kipp.analysis.physics_quality):
         assert doctest.testmod(module).failed == 0, module.__name__

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 import kipp.analysis.difficulty
 import kipp.analysis.tune
-import kipp.cli.tune
+import kipp.cli.options
 from kipp.analysis.difficulty import RoundModel, play_round, tune_chunk
 from kipp.analysis.export import read_csv
 from kipp.analysis.orders import all_orders, parse_order, sample_orders
@@ -173,7 +173,7 @@ def test_summaries_carry_wilson_and_t_intervals(tmp_path):
 
 @pytest.fixture
 def fast_referee(monkeypatch):
-    monkeypatch.setattr(kipp.cli.tune, "_referee_spec", lambda name: threshold)
+    monkeypatch.setattr(kipp.cli.options, "referee_spec", lambda name: threshold)
 
 
 def run(*args):
