@@ -1,7 +1,9 @@
 """``kipp tune``'s default sweep: every order's difficulty at physics quality, for little physics.
 
 The estimator is :mod:`kipp.analysis.multifidelity`'s; this module plays its rounds and keeps
-its sums. Four kinds of task, each one round (or one block of rounds):
+its sums. The plan (how many rounds of each kind, and ``kipp tune``'s defaults) is
+:mod:`kipp.analysis.quality_plan`'s; each kind of task is a small class of
+:mod:`kipp.analysis.quality_tasks`. Four kinds of task, each one round (or one block of rounds):
 
 - a *fast round* ``k``: every order plays round ``k`` with the fast referee;
 - a *paired round* ``k``: every order plays round ``k`` with the fast and the physics referee;
@@ -22,7 +24,8 @@ its sums. Four kinds of task, each one round (or one block of rounds):
 
 Rounds of all orders are played once per shared prefix (:mod:`kipp.analysis.shared_rounds`).
 Each finished task adds its integer sums to the results file's totals in one transaction
-with its row, so the file stays the same size, a SIGKILL loses at most the tasks in flight,
+with its row (named by the task's label, ``"fast 12"``, ``"topup 1 5"``: a rerun skips the labels
+already there), so the file stays the same size, a SIGKILL loses at most the tasks in flight,
 and 1 worker, N workers and a Dask cluster store identical totals. The task rows keep each
 task's CPU time and the physics referee's share of it; the ``meta`` table records the wall
 time of every session that worked on the file, and its ``summary`` the plan, the costs, the
@@ -32,7 +35,6 @@ physics it was played with (:func:`sim.params.physics_fingerprint`) and the corr
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import time
@@ -42,12 +44,14 @@ from typing import Callable
 
 import numpy as np
 
-from kipp.analysis.difficulty import Difficulty, RefereeSpec, RoundModel, cached_referee, play_round
+from kipp.analysis.difficulty import Difficulty, RefereeSpec
 from kipp.analysis.multifidelity import Estimate, Totals, estimate, rounds_needed
 from kipp.analysis.order_features import features
-from kipp.analysis.orders import order_index, order_text
+from kipp.analysis.orders import order_text
+from kipp.analysis.quality_plan import METRICS, TOPUP_MOST, Plan, QualityRun, sampled_orders
+from kipp.analysis.quality_tasks import QualityTask, TaskDone, TaskSetting, TopupRound, play_task, tasks_of
 from kipp.analysis.results_store import ResultsFileError, ResultsStore
-from kipp.analysis.shared_rounds import order_codes, order_tree, play_round_shared
+from kipp.analysis.shared_rounds import order_codes
 from kipp.analysis.sweep import run_with_progress
 from sim.params import Params, physics_fingerprint
 from sim.seeds import stream
@@ -58,242 +62,12 @@ COLUMNS = [("task", "TEXT"), ("cpu_s", "REAL"), ("physics_cpu_s", "REAL"), ("ses
 """One row per finished task: what it was, its CPU seconds and the physics referee's part
 of them, and the session (a run of the command on this file) with the wall seconds since
 that session began when the task was stored."""
-METRICS = ("stacked", "completed")
-ANCHOR_BLOCK = 250
-"""Anchor rounds per anchor task."""
-SAMPLE_BLOCK = 25
-"""Sampled orders per sample task."""
-PAIRED_KEY, ANCHOR_KEY, TOPUP_KEY, STAGE_KEYS = 1_000_000, 2_000_000, 3_000_000, 100_000
-"""Task keys: fast round k is k, paired round k (or sample block k) is PAIRED_KEY + k, anchor
-block b ANCHOR_KEY + b, top-up round j of stage s TOPUP_KEY + s * STAGE_KEYS + j."""
 TOPUP_PANEL = 256
 """Orders drawn at random to play along in a top-up round: their mean stands in for the
 round's mean over all orders (its noise adds about 1/256 of an order's to each deviation)."""
 TOPUP_STAGES = 8
 """Top-up stages at most (each aims at the target with the variance seen so far, times 1.1;
 after the first few only the orders whose variance grew past that play, a few rounds each)."""
-TOPUP_MOST = 8
-"""An order plays at most this many times the planned fast rounds."""
-SAMPLED_FROM = 1000
-"""Sweeps of more orders than this sample some of them for the correction by default
-(:meth:`Plan.for_orders`). Measured on all 1,680 nine-barrel orders with the casual bot: 200
-sampled orders x 80 rounds (1,252 CPU s in all) left every order within +-0.135 barrels, where
-paired rounds of every order left 3 orders above +-0.15 with 12 rounds (1,654 CPU s) and 291
-with 24 (2,630 CPU s). Shared by all orders, a paired round in which the referees part early
-moves every order with that prefix at once: 2 of those 24 rounds carried 80% of the model's
-round-to-round variance, so a dozen shared rounds under-sample it."""
-SAMPLED_ORDERS, SAMPLED_ROUNDS = 200, 80
-"""The default sample of such sweeps: orders, and rounds each. Measured on all 34,650 orders
-with the casual bot: the correction's order effect is small (about 0.02 barrels), so its
-bound shrinks with fewer orders played longer at the same physics; 200 x 80 left 0.0013
-barrels^2 for an unsampled order, against 0.0025 for 2,000 x 8."""
-TOPPED_FAST_ROUNDS = 200
-"""Planned fast rounds per order by default when the top-up follows (it gives more to the orders
-that need them), instead of :attr:`Plan.fast_rounds`' 300."""
-FAST_ANCHORS_PER_PHYSICS = 10
-"""Fast anchor rounds per physics anchor round, by default."""
-
-
-@dataclass(frozen=True)
-class Plan:
-    """How many rounds of each kind (see the module docstring)."""
-
-    fast_rounds: int = 300
-    """Fast rounds every order plays."""
-    paired_rounds: int = 12
-    """Rounds every order plays with both referees (the physics correction)."""
-    physics_anchors: int = 2000
-    """Anchor rounds played by both referees (the mean physics-minus-fast difference)."""
-    fast_anchors: int = 20000
-    """Anchor rounds played by the fast referee only (the mean under the fast referee)."""
-    paired_orders: int = 0
-    """0: every order plays the paired rounds (rounds shared by all orders). N: the sampled
-    correction instead: N orders drawn at random each play ``paired_rounds`` rounds of their
-    own with both referees, and ``physics_anchors`` is not used (the sample fixes the level).
-    For sweeps whose physics rounds of all orders cost too much (long towers share few
-    prefixes cut short by a crash)."""
-    half_widths: tuple[float, float] | None = None
-    """None: the planned rounds only. (barrels, P): then top-up rounds until every order's 95%
-    half-width is at most ``barrels`` barrels stacked and ``P`` on P(complete), as far as fast
-    rounds can get it there (not past the correction's own part, nor :data:`TOPUP_MOST` times the
-    planned fast rounds)."""
-
-    @classmethod
-    def for_orders(cls, n_orders: int, *, fast_rounds: int | None = None, paired_rounds: int | None = None,
-                   paired_orders: int | None = None, physics_anchors: int = 2000,
-                   half_widths: tuple[float, float] | None = None) -> "Plan":
-        """The plan ``kipp tune`` runs for a sweep of ``n_orders`` orders, each count None taking its
-        default: the sampled correction (:data:`SAMPLED_ORDERS` orders x :data:`SAMPLED_ROUNDS`
-        rounds) above :data:`SAMPLED_FROM` orders, else paired rounds of every order (``paired_orders``
-        0, 12 rounds); :data:`TOPPED_FAST_ROUNDS` fast rounds with ``half_widths``, else 300; and
-        :data:`FAST_ANCHORS_PER_PHYSICS` fast anchors per physics anchor.
-
-        >>> Plan.for_orders(34650).paired_orders, Plan.for_orders(34650).paired_rounds
-        (200, 80)
-        >>> Plan.for_orders(500) == Plan()
-        True
-        """
-        if paired_orders is None:
-            paired_orders = SAMPLED_ORDERS if n_orders > SAMPLED_FROM else 0
-        if paired_rounds is None:
-            paired_rounds = SAMPLED_ROUNDS if paired_orders else cls.paired_rounds
-        if fast_rounds is None:
-            fast_rounds = TOPPED_FAST_ROUNDS if half_widths else cls.fast_rounds
-        return cls(fast_rounds=fast_rounds, paired_rounds=paired_rounds, physics_anchors=physics_anchors,
-                   fast_anchors=FAST_ANCHORS_PER_PHYSICS * physics_anchors, paired_orders=paired_orders,
-                   half_widths=half_widths)
-
-    def __post_init__(self) -> None:
-        anchors = self.fast_anchors if self.paired_orders else min(self.physics_anchors, self.fast_anchors)
-        if self.fast_rounds < 2 or self.paired_rounds < 2 or anchors < 2 or self.paired_orders == 1:
-            raise ValueError(f"every kind of round needs at least 2 rounds (and a sample 2 orders): {self}")
-        if self.half_widths is not None:
-            object.__setattr__(self, "half_widths", tuple(float(h) for h in self.half_widths))
-            if len(self.half_widths) != 2 or min(self.half_widths) <= 0:
-                raise ValueError(f"half_widths: two positive numbers (barrels, P), got {self.half_widths}")
-
-
-@dataclass(frozen=True)
-class QualityRun:
-    """Everything that determines the sweep's totals (stored in, and checked against, the file)."""
-
-    model: RoundModel
-    seed: int
-    plan: Plan
-    params_id: str
-    orders_spec: str
-    fast: str = "fast"
-    physics: str = "physics"
-
-    def options(self, orders: list[tuple[str, ...]]) -> dict:
-        digest = hashlib.sha256(",".join(str(order_index(o)) for o in orders).encode()).hexdigest()[:16]
-        plan = {k: v for k, v in asdict(self.plan).items()
-                if k != "half_widths" and (k != "paired_orders" or v)}
-        return {**asdict(self.model), **plan, "seed": self.seed, "params": self.params_id,
-                "orders": self.orders_spec, "orders_digest": digest, "fast": self.fast, "physics": self.physics}
-
-
-def physics_anchors(plan: Plan) -> int:
-    """Anchor rounds played by both referees (none with the sampled correction)."""
-    return 0 if plan.paired_orders else plan.physics_anchors
-
-
-def sampled_orders(seed: int, n: int, m: int) -> np.ndarray:
-    """The indices of the sampled correction's ``m`` of ``n`` orders (sorted; stream ``("paired", "order sample")``)."""
-    return np.sort(stream(seed, "paired", "order sample").choice(n, m, replace=False))
-
-
-def tasks_of(plan: Plan) -> list[tuple[int, str, int]]:
-    """Every task as (key, kind, index): paired rounds (or sample blocks) spread evenly among
-    the fast rounds and anchor blocks (so the progress bar's rate, and its ETA, stay steady)."""
-    cheap = [(k, "fast", k) for k in range(plan.paired_rounds, plan.paired_rounds + plan.fast_rounds)]
-    blocks = -(-(physics_anchors(plan) + plan.fast_anchors) // ANCHOR_BLOCK)
-    cheap += [(ANCHOR_KEY + b, "anchors", b) for b in range(blocks)]
-    if plan.paired_orders:
-        dear = [(PAIRED_KEY + b, "sample", b) for b in range(-(-plan.paired_orders // SAMPLE_BLOCK))]
-    else:
-        dear = [(PAIRED_KEY + k, "paired", k) for k in range(plan.paired_rounds)]
-    out: list[tuple[int, str, int]] = []
-    step = len(cheap) / len(dear)
-    for i, task in enumerate(dear):
-        out += cheap[round(i * step):round((i + 1) * step)]
-        out.append(task)
-    return out
-
-
-def quality_task(run: QualityRun, fast: RefereeSpec, physics: RefereeSpec, params: Params, codes: bytes,
-                 length: int, kind: str, index: int) -> dict:
-    """One task (see the module docstring): the outcomes it played, and its CPU seconds."""
-    start = time.process_time()
-    tree = order_tree(codes, length)
-    bot, config = run.model.bot(params), run.model.config()
-    fast_ref = cached_referee(fast, params)
-    physics_s = 0.0
-    out: dict = {"kind": kind, "index": index}
-    if kind in ("fast", "paired"):
-        shared = play_round_shared(tree, fast_ref, bot, config, params.ship, run.seed, index)
-        out["fast"] = {"stacked": shared.stacked, "completed": shared.completed}
-        if kind == "paired":
-            t0 = time.process_time()
-            shared = play_round_shared(tree, cached_referee(physics, params), bot, config, params.ship,
-                                       run.seed, index)
-            physics_s = time.process_time() - t0
-            out["physics"] = {"stacked": shared.stacked, "completed": shared.completed}
-    elif kind == "topup":
-        stage, j = index
-        shared = play_round_shared(tree, fast_ref, bot, config, params.ship, run.seed, run.plan.paired_rounds + j)
-        out["fast"] = {"stacked": shared.stacked, "completed": shared.completed}
-    elif kind == "sample":
-        plan = run.plan
-        picked = sampled_orders(run.seed, len(tree), plan.paired_orders)
-        positions = range(index * SAMPLE_BLOCK, min((index + 1) * SAMPLE_BLOCK, plan.paired_orders))
-        physics_ref = cached_referee(physics, params)
-        played = {"fast": [], "physics": []}
-        for i in positions:
-            order = tree.orders[int(picked[i])]
-            ks = range(i * plan.paired_rounds, (i + 1) * plan.paired_rounds)
-            played["fast"].append([play_round(order, fast_ref, bot, config, run.seed, k, "paired") for k in ks])
-            t0 = time.process_time()
-            played["physics"].append([play_round(order, physics_ref, bot, config, run.seed, k, "paired")
-                                      for k in ks])
-            physics_s += time.process_time() - t0
-        out["first"], out["size"] = positions.start, plan.paired_orders
-        for referee, rounds in played.items():  # (rounds x positions)
-            out[referee] = {"stacked": [[r.stacked for r in column] for column in zip(*rounds)],
-                            "completed": [[int(r.completed) for r in column] for column in zip(*rounds)]}
-    else:
-        plan = run.plan
-        first = index * ANCHOR_BLOCK
-        js = range(first, min(first + ANCHOR_BLOCK, physics_anchors(plan) + plan.fast_anchors))
-        fast_y = {m: [] for m in METRICS}
-        diff = {m: [] for m in METRICS}
-        for j in js:
-            order = tree.orders[int(stream(run.seed, "anchor", j, "order sample").integers(len(tree)))]
-            f = play_round(order, fast_ref, bot, config, run.seed, j, "anchor")
-            if j < physics_anchors(plan):
-                t0 = time.process_time()
-                p = play_round(order, cached_referee(physics, params), bot, config, run.seed, j, "anchor")
-                physics_s += time.process_time() - t0
-                diff["stacked"].append(p.stacked - f.stacked)
-                diff["completed"].append(int(p.completed) - int(f.completed))
-            else:
-                fast_y["stacked"].append(f.stacked)
-                fast_y["completed"].append(int(f.completed))
-        out["fast_anchors"], out["diff_anchors"] = fast_y, diff
-    out["cpu_s"] = time.process_time() - start
-    out["physics_cpu_s"] = physics_s
-    return out
-
-
-def _totals_of(result: dict) -> dict[str, np.ndarray]:
-    """The integer totals a task adds (names ``metric:part``), from its outcomes."""
-    add: dict[str, np.ndarray] = {}
-    for m in METRICS:
-        t = Totals.empty(0)
-        if result["kind"] == "fast":
-            y = np.asarray(result["fast"][m], dtype=np.int64)
-            t = Totals.empty(y.size)
-            t.add_fast(y)
-            add |= {f"{m}:rel_sum": t.rel_sum, f"{m}:rel_sq": t.rel_sq, f"{m}:fast_rounds": [1]}
-        elif result["kind"] == "paired":
-            p, f = (np.asarray(result[r][m], dtype=np.int64) for r in ("physics", "fast"))
-            t = Totals.empty(p.size)
-            t.add_paired(p, f)
-            add |= {f"{m}:corr_sum": t.corr_sum, f"{m}:corr_sq": t.corr_sq, f"{m}:paired_rounds": [1],
-                    f"{m}:paired_dev:{result['index']}": t.paired_round_devs[0]}
-        elif result["kind"] == "sample":
-            p, f = (np.asarray(result[r][m], dtype=np.int64) for r in ("physics", "fast"))
-            t = Totals.empty(0).sampled(np.arange(result["size"]), p.shape[0])
-            t.add_sample(np.arange(result["first"], result["first"] + p.shape[1]), p, f)
-            add |= {f"{m}:sample_sum": t.sample_sum, f"{m}:sample_sq": t.sample_sq}
-        else:
-            t.add_fast_anchors(result["fast_anchors"][m])
-            t.add_physics_anchors(result["diff_anchors"][m])
-            add[f"{m}:anchors"] = [t.fast_anchors, t.fast_anchor_sum, t.fast_anchor_sq,
-                                   t.physics_anchors, t.diff_anchor_sum, t.diff_anchor_sq]
-    return {name: np.asarray(value, dtype=np.int64) for name, value in add.items()}
-
-
 def topup_panel(seed: int, n: int, stage: int, j: int) -> np.ndarray:
     """The orders (indices of ``n``, sorted) that play along in top-up round ``j`` of ``stage``."""
     return np.sort(stream(seed, "topup panel", stage, j).choice(n, min(TOPUP_PANEL, n), replace=False))
@@ -318,8 +92,11 @@ class TopupStage:
         playing = np.cumsum(counts - ends)  # orders with before <= j < after, for every j
         return [int(j) for j in np.flatnonzero(playing[:-1] > 0)]
 
-    def key(self, j: int) -> int:
-        return TOPUP_KEY + self.stage * STAGE_KEYS + j
+    def task(self, j: int, seed: int, n: int, first_fast_round: int) -> TopupRound:
+        """Top-up round ``j`` as a task: the orders that play it (whose fast rounds begin at round
+        ``first_fast_round``) and its panel."""
+        return TopupRound(self.stage, j, first_fast_round + j, self.orders_of(j), topup_panel(seed, n, self.stage, j),
+                          n)
 
 
 def plan_topup(stored: dict[str, np.ndarray], n: int, plan: Plan, seed: int, x: np.ndarray,
@@ -347,21 +124,6 @@ def topup_stages(stored: Callable[[], dict[str, np.ndarray]], n: int, plan: Plan
         yield stage
 
 
-def _topup_totals(result: dict, stage: int, subset: np.ndarray, panel: np.ndarray, union: np.ndarray,
-                  n: int) -> dict[str, np.ndarray]:
-    """The totals a top-up round adds: the orders ``subset`` played it with ``panel`` along (both
-    indices of the sweep's orders; the round played the orders ``union``, in that order)."""
-    at_subset, at_panel = np.searchsorted(union, subset), np.searchsorted(union, panel)
-    add = {}
-    for m in METRICS:
-        y = np.asarray(result["fast"][m], dtype=np.int64)
-        t = Totals.empty(n)
-        t.add_topup(subset, y[at_subset], y[at_panel])
-        add |= {f"{m}:topup{stage}:sum": t.topup_sum, f"{m}:topup{stage}:sq": t.topup_sq,
-                f"topup{stage}:rounds": t.topup_rounds}
-    return add
-
-
 def run_quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Params, out: str | Path, *,
                       fast: RefereeSpec | None = None, physics: RefereeSpec | None = None, workers: int = 1,
                       scheduler: str | None = None, progress: bool = False) -> int:
@@ -377,25 +139,17 @@ def run_quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Pa
     with ResultsStore.open(out, KIND, run.options(orders), COLUMNS) as store:
         run = replace(run, plan=_topup_target(store, run.plan, out))
         physics_id = _physics_stamp(store, params, out)
-        done = store.done_keys()
+        done = {label for _key, label, *_ in store.rows()}
         session = int(store.meta().get("sessions", "0")) + 1
         store.write_meta("sessions", str(session))
-        todo = [task for task in tasks_of(run.plan) if task[0] not in done]
-        keys = {(kind, index): key for key, kind, index in todo}
-        jobs = ((run, fast, physics, params, codes, length, kind, index) for _key, kind, index in todo)
-
-        def record(result: dict) -> int:
-            key = keys[(result["kind"], result["index"])]
-            row = (key, f"{result['kind']} {result['index']}", result["cpu_s"], result["physics_cpu_s"], session,
-                   time.monotonic() - began)
-            store.add([row], totals=_totals_of(result))
-            return 1
-
+        todo = [task for task in tasks_of(run.plan) if task.label not in done]
+        recorder = _Recorder(store, session, began)
+        setting = TaskSetting(run, fast, physics, params, codes, length)
         if todo:
-            run_with_progress(quality_task, jobs, record, workers=workers, scheduler=scheduler, progress=progress,
-                              total=len(tasks_of(run.plan)), initial=len(tasks_of(run.plan)) - len(todo),
-                              unit="task", desc="rounds of all orders")
-        ran = len(todo) + _run_topup(run, orders, codes, length, params, store, done, session, began, fast, physics,
+            run_with_progress(play_task, recorder.jobs(todo, lambda task: setting), recorder.record_task,
+                              workers=workers, scheduler=scheduler, progress=progress, total=len(tasks_of(run.plan)),
+                              initial=len(tasks_of(run.plan)) - len(todo), unit="task", desc="rounds of all orders")
+        ran = len(todo) + _run_topup(run, orders, codes, length, params, store, done, recorder, fast, physics,
                                      workers, scheduler, progress)
         rows = list(store.rows())
         totals = _metrics_totals(store.totals(), len(orders), run.plan, run.seed, TOPUP_STAGES)
@@ -441,8 +195,39 @@ def _physics_stamp(store: ResultsStore, params: Params, out: str | Path) -> str:
     return current
 
 
+class _Recorder:
+    """Stores each finished task, as it comes back, with the totals it adds: one row (its label,
+    CPU seconds, the physics referee's part of them, the session and the wall seconds since the
+    session began) in the same transaction as its totals."""
+
+    def __init__(self, store: ResultsStore, session: int, began: float) -> None:
+        self.store, self.session, self.began = store, session, began
+        self.pending: dict[str, QualityTask] = {}
+
+    def jobs(self, tasks, setting_of: Callable[[QualityTask], TaskSetting]):
+        """The worker calls' arguments for ``tasks``, made as the executor asks for them."""
+        for task in tasks:
+            self.pending[task.label] = task
+            yield task, setting_of(task)
+
+    def record(self, done: TaskDone) -> QualityTask:
+        task = self.pending.pop(done.label)
+        row = (None, done.label, done.cpu_s, done.physics_cpu_s, self.session, time.monotonic() - self.began)
+        self.store.add([row], totals=task.totals(done.outcome))
+        return task
+
+    def record_task(self, done: TaskDone) -> int:
+        """:meth:`record`, counting one task for the progress bar."""
+        self.record(done)
+        return 1
+
+    def record_order_rounds(self, done: TaskDone) -> int:
+        """:meth:`record` of a top-up round, counting the order-rounds it played for the progress bar."""
+        return len(self.record(done).subset)
+
+
 def _run_topup(run: QualityRun, orders, codes: bytes, length: int, params: Params, store: ResultsStore,
-               done: set[int], session: int, began: float, fast, physics, workers: int, scheduler: str | None,
+               done: set[str], recorder: _Recorder, fast, physics, workers: int, scheduler: str | None,
                progress: bool) -> int:
     """Play the top-up stages still to play (see the module docstring); return the rounds played."""
     n = len(orders)
@@ -450,30 +235,21 @@ def _run_topup(run: QualityRun, orders, codes: bytes, length: int, params: Param
     x = features(orders)
     ran = 0
     for stage in topup_stages(store.totals, n, run.plan, run.seed, x):
-        rounds = stage.rounds()
-        todo = [j for j in rounds if stage.key(j) not in done]
-        pending: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        todo = [j for j in stage.rounds() if TopupRound.label_of(stage.stage, j) not in done]
 
-        def jobs(stage=stage, todo=todo, pending=pending):
+        def tasks(stage=stage, todo=todo):
             for j in todo:
-                subset, panel = stage.orders_of(j), topup_panel(run.seed, n, stage.stage, j)
-                union = np.union1d(subset, panel)
-                pending[j] = (subset, panel, union)
-                yield run, fast, physics, params, table[union].tobytes(), length, "topup", (stage.stage, j)
+                yield stage.task(j, run.seed, n, run.plan.paired_rounds)
 
-        def record(result: dict, stage=stage, pending=pending) -> int:
-            number, j = result["index"]
-            subset, panel, union = pending.pop(j)
-            row = (stage.key(j), f"topup {number} {j}", result["cpu_s"], 0.0, session, time.monotonic() - began)
-            store.add([row], totals=_topup_totals(result, number, subset, panel, union, n))
-            return len(subset)
+        def setting_of(task: TopupRound) -> TaskSetting:  # the round is played on its orders only
+            return TaskSetting(run, fast, physics, params, table[task.union()].tobytes(), length)
 
         if todo:  # the bar counts order-rounds: the first top-up rounds have the most orders
             left = sum(len(stage.orders_of(j)) for j in todo)
             total = int((stage.after - stage.before).sum())
-            run_with_progress(quality_task, jobs(), record, workers=workers, scheduler=scheduler, progress=progress,
-                              total=total, initial=total - left, unit="order-round",
-                              desc=f"top-up stage {stage.stage}")
+            run_with_progress(play_task, recorder.jobs(tasks(), setting_of), recorder.record_order_rounds,
+                              workers=workers, scheduler=scheduler, progress=progress, total=total,
+                              initial=total - left, unit="order-round", desc=f"top-up stage {stage.stage}")
         ran += len(todo)
     return ran
 

@@ -21,7 +21,8 @@ from pathlib import Path
 from kipp.analysis.confirm import confirm
 from kipp.analysis.difficulty import Difficulty, OrderCounts, RefereeSpec, RoundModel, tune_chunk
 from kipp.analysis.orders import mean_position, order_index, parse_order
-from kipp.analysis.physics_quality import QualityResult, QualityRun, read_quality, run_quality_sweep
+from kipp.analysis.physics_quality import QualityResult, read_quality, run_quality_sweep
+from kipp.analysis.quality_plan import QualityRun
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.stats import histogram_moments, mean_interval_from_sums, wilson_interval
 from kipp.analysis.sweep import chunk_size, chunked, run_with_progress

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from kipp.analysis.confirm import ROUNDS as CONFIRM_ROUNDS
-from kipp.analysis.physics_quality import (
+from kipp.analysis.quality_plan import (
     FAST_ANCHORS_PER_PHYSICS,
     SAMPLED_FROM,
     SAMPLED_ORDERS,
@@ -222,8 +222,6 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
         _race(orders, model, bot, question, referee_name or "physics", params, seed, workers, scheduler, no_progress,
               max_rounds=rounds or 4096)
     elif referee_name is None:
-        from kipp.analysis.physics_quality import Plan
-
         plan = Plan.for_orders(len(orders), fast_rounds=rounds, paired_rounds=physics_rounds,
                                paired_orders=physics_orders, physics_anchors=anchors, half_widths=half_widths)
         _quality(orders, orders_spec, model, bot, plan, params, seed, workers, scheduler, out, plot, csv_out, top,
@@ -259,8 +257,9 @@ def _one_referee(orders, orders_spec, model, bot, rounds, referee_name, params, 
 def _quality(orders, orders_spec, model, bot, plan, params, seed, workers, scheduler, out, plot, csv_out, top,
              confirm_top, no_progress) -> None:
     from kipp.analysis.confirm import format_report
-    from kipp.analysis.physics_quality import QualityRun, format_quality, summaries
+    from kipp.analysis.physics_quality import format_quality, summaries
     from kipp.analysis.plots import tune_figure
+    from kipp.analysis.quality_plan import QualityRun
     from kipp.analysis.tune import describe, quality_sweep
     from kipp.rules.replay import params_fingerprint
 

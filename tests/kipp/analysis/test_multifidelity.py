@@ -251,8 +251,9 @@ def test_module_doctests():
     import kipp.analysis.difficulty
     import kipp.analysis.order_features
     import kipp.analysis.orders
-    import kipp.analysis.physics_quality
+    import kipp.analysis.quality_plan
+    import kipp.analysis.quality_tasks
     import kipp.analysis.results_store
     for module in (kipp.analysis.order_features, kipp.analysis.results_store, kipp.analysis.difficulty,
-                   kipp.analysis.orders, kipp.analysis.physics_quality):
+                   kipp.analysis.orders, kipp.analysis.quality_plan, kipp.analysis.quality_tasks):
         assert doctest.testmod(module).failed == 0, module.__name__

@@ -1,0 +1,130 @@
+"""The plan of a physics-quality sweep: how many rounds of each kind, and what fixes its totals.
+
+:class:`Plan` counts the rounds (:mod:`kipp.analysis.physics_quality` describes each kind) and
+:meth:`Plan.for_orders` gives ``kipp tune``'s defaults for a sweep of N orders, with the
+measurements behind them; :class:`QualityRun` is everything that determines a sweep's totals
+(the options stored in, and checked against, its results file).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from kipp.analysis.difficulty import RoundModel
+from kipp.analysis.orders import order_index
+from sim.seeds import stream
+
+METRICS = ("stacked", "completed")
+"""The outcomes of a round the sweep estimates: barrels stacked, and completed (0 or 1)."""
+TOPUP_MOST = 8
+"""An order plays at most this many times the planned fast rounds."""
+SAMPLED_FROM = 1000
+"""Sweeps of more orders than this sample some of them for the correction by default
+(:meth:`Plan.for_orders`). Measured on all 1,680 nine-barrel orders with the casual bot: 200
+sampled orders x 80 rounds (1,252 CPU s in all) left every order within +-0.135 barrels, where
+paired rounds of every order left 3 orders above +-0.15 with 12 rounds (1,654 CPU s) and 291
+with 24 (2,630 CPU s). Shared by all orders, a paired round in which the referees part early
+moves every order with that prefix at once: 2 of those 24 rounds carried 80% of the model's
+round-to-round variance, so a dozen shared rounds under-sample it."""
+SAMPLED_ORDERS, SAMPLED_ROUNDS = 200, 80
+"""The default sample of such sweeps: orders, and rounds each. Measured on all 34,650 orders
+with the casual bot: the correction's order effect is small (about 0.02 barrels), so its
+bound shrinks with fewer orders played longer at the same physics; 200 x 80 left 0.0013
+barrels^2 for an unsampled order, against 0.0025 for 2,000 x 8."""
+TOPPED_FAST_ROUNDS = 200
+"""Planned fast rounds per order by default when the top-up follows (it gives more to the orders
+that need them), instead of :attr:`Plan.fast_rounds`' 300."""
+FAST_ANCHORS_PER_PHYSICS = 10
+"""Fast anchor rounds per physics anchor round, by default."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How many rounds of each kind (see the module docstring)."""
+
+    fast_rounds: int = 300
+    """Fast rounds every order plays."""
+    paired_rounds: int = 12
+    """Rounds every order plays with both referees (the physics correction)."""
+    physics_anchors: int = 2000
+    """Anchor rounds played by both referees (the mean physics-minus-fast difference)."""
+    fast_anchors: int = 20000
+    """Anchor rounds played by the fast referee only (the mean under the fast referee)."""
+    paired_orders: int = 0
+    """0: every order plays the paired rounds (rounds shared by all orders). N: the sampled
+    correction instead: N orders drawn at random each play ``paired_rounds`` rounds of their
+    own with both referees, and ``physics_anchors`` is not used (the sample fixes the level).
+    For sweeps whose physics rounds of all orders cost too much (long towers share few
+    prefixes cut short by a crash)."""
+    half_widths: tuple[float, float] | None = None
+    """None: the planned rounds only. (barrels, P): then top-up rounds until every order's 95%
+    half-width is at most ``barrels`` barrels stacked and ``P`` on P(complete), as far as fast
+    rounds can get it there (not past the correction's own part, nor :data:`TOPUP_MOST` times the
+    planned fast rounds)."""
+
+    @classmethod
+    def for_orders(cls, n_orders: int, *, fast_rounds: int | None = None, paired_rounds: int | None = None,
+                   paired_orders: int | None = None, physics_anchors: int = 2000,
+                   half_widths: tuple[float, float] | None = None) -> "Plan":
+        """The plan ``kipp tune`` runs for a sweep of ``n_orders`` orders, each count None taking its
+        default: the sampled correction (:data:`SAMPLED_ORDERS` orders x :data:`SAMPLED_ROUNDS`
+        rounds) above :data:`SAMPLED_FROM` orders, else paired rounds of every order (``paired_orders``
+        0, 12 rounds); :data:`TOPPED_FAST_ROUNDS` fast rounds with ``half_widths``, else 300; and
+        :data:`FAST_ANCHORS_PER_PHYSICS` fast anchors per physics anchor.
+
+        >>> Plan.for_orders(34650).paired_orders, Plan.for_orders(34650).paired_rounds
+        (200, 80)
+        >>> Plan.for_orders(500) == Plan()
+        True
+        """
+        if paired_orders is None:
+            paired_orders = SAMPLED_ORDERS if n_orders > SAMPLED_FROM else 0
+        if paired_rounds is None:
+            paired_rounds = SAMPLED_ROUNDS if paired_orders else cls.paired_rounds
+        if fast_rounds is None:
+            fast_rounds = TOPPED_FAST_ROUNDS if half_widths else cls.fast_rounds
+        return cls(fast_rounds=fast_rounds, paired_rounds=paired_rounds, physics_anchors=physics_anchors,
+                   fast_anchors=FAST_ANCHORS_PER_PHYSICS * physics_anchors, paired_orders=paired_orders,
+                   half_widths=half_widths)
+
+    def __post_init__(self) -> None:
+        anchors = self.fast_anchors if self.paired_orders else min(self.physics_anchors, self.fast_anchors)
+        if self.fast_rounds < 2 or self.paired_rounds < 2 or anchors < 2 or self.paired_orders == 1:
+            raise ValueError(f"every kind of round needs at least 2 rounds (and a sample 2 orders): {self}")
+        if self.half_widths is not None:
+            object.__setattr__(self, "half_widths", tuple(float(h) for h in self.half_widths))
+            if len(self.half_widths) != 2 or min(self.half_widths) <= 0:
+                raise ValueError(f"half_widths: two positive numbers (barrels, P), got {self.half_widths}")
+
+
+@dataclass(frozen=True)
+class QualityRun:
+    """Everything that determines the sweep's totals (stored in, and checked against, the file)."""
+
+    model: RoundModel
+    seed: int
+    plan: Plan
+    params_id: str
+    orders_spec: str
+    fast: str = "fast"
+    physics: str = "physics"
+
+    def options(self, orders: list[tuple[str, ...]]) -> dict:
+        digest = hashlib.sha256(",".join(str(order_index(o)) for o in orders).encode()).hexdigest()[:16]
+        plan = {k: v for k, v in asdict(self.plan).items()
+                if k != "half_widths" and (k != "paired_orders" or v)}
+        return {**asdict(self.model), **plan, "seed": self.seed, "params": self.params_id,
+                "orders": self.orders_spec, "orders_digest": digest, "fast": self.fast, "physics": self.physics}
+
+
+def physics_anchors(plan: Plan) -> int:
+    """Anchor rounds played by both referees (none with the sampled correction)."""
+    return 0 if plan.paired_orders else plan.physics_anchors
+
+
+def sampled_orders(seed: int, n: int, m: int) -> np.ndarray:
+    """The indices of the sampled correction's ``m`` of ``n`` orders (sorted; stream ``("paired", "order sample")``)."""
+    return np.sort(stream(seed, "paired", "order sample").choice(n, m, replace=False))
