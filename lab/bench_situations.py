@@ -178,6 +178,30 @@ def load_situations(path: str | Path | None = None, *, check_params: Params | No
     return [BenchSituation.from_dict(item) for item in data["situations"]]
 
 
+@dataclass(frozen=True)
+class Sampled:
+    """A situation of a :func:`stratified_sample` and how many situations of the set it stands for."""
+
+    situation: BenchSituation
+    weight: int
+
+
+def stratified_sample(situations: list[BenchSituation], nearest: int = 100, every: int = 10) -> list[Sampled]:
+    """The ``nearest`` closest calls (smallest absolute static margin) all, each standing for itself,
+    and every ``every``-th of the others by margin, each standing for ``every`` of them: the sum of
+    the weights of the sampled situations that have a property estimates how many of the whole set
+    have it (without bias: every situation is drawn with a known share), and it sees every close
+    call, where verdicts flip. Of the shipped 500: 100 + 40, about a quarter of the work.
+
+    >>> sample = stratified_sample(load_situations())
+    >>> len(sample), sum(s.weight for s in sample)
+    (140, 500)
+    """
+    ranked = np.argsort(np.abs([s.static_margin_deg for s in situations]), kind="stable")
+    return ([Sampled(situations[i], 1) for i in ranked[:nearest]]
+            + [Sampled(situations[i], every) for i in ranked[nearest::every]])
+
+
 def dumps(data: dict) -> str:
     """The file's text: the header, then one situation per line (readable diffs)."""
     header = json.dumps({k: v for k, v in data.items() if k != "situations"})

@@ -48,9 +48,10 @@ def test_too_many_orders_asked_for_is_an_error(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("brute force truth")  # played once per worker: keep its users on one
 def test_confirmed_values_cover_the_brute_force_truth(tmp_path):
     """150 orders, their sweep's 60 shared rounds each lucky or not for whole prefix families:
-    the confirmed intervals cover the stand-in physics' truth (1,500 rounds per order), and
+    the confirmed intervals cover the stand-in physics' truth (500 rounds per order), and
     the confirmed values lose the pull toward the extremes that the sweep's values have."""
     orders = sample_orders(150, 9, seed=5)
     out = tmp_path / "q.sqlite"
