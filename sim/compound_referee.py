@@ -39,6 +39,7 @@ from sim.compound_world import BarrelPlacement, CompoundWorld
 from sim.geometry import deck_gradient, slope_along, to_slice
 from sim.params import Params, load_params
 from sim.physics_referee import DecisionRun, run_to_decision
+from sim.slice_contact import Faces
 from sim.static_check import SizeTable, interface_margins_one
 from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
 
@@ -89,8 +90,9 @@ class CompoundDecisionRun(DecisionRun):
         """The lock plan of each phase run so far (for tests and measurements)."""
         super().__init__(params, tower, placement, turn)
 
-    def _build_world(self, tower: TowerState, direction: float, deck_slope: float | None, *,
-                     placed: tuple | None = None, end_slope: float | None = None) -> CompoundWorld:
+    def _build_world(self, tower: TowerState, direction: float, deck_slope: float | None,
+                     faces: Sequence[Faces], *, placed: tuple | None = None,
+                     end_slope: float | None = None) -> CompoundWorld:
         params = self.params
         if deck_slope is None:
             deck_slope = slope_along(deck_gradient(params.ship, tower.turns_by_sailor()), direction)
@@ -103,12 +105,11 @@ class CompoundDecisionRun(DecisionRun):
         self.plans.append(plan)
         world = CompoundWorld(params, deck_slope)
         tilt_scale = math.cos(direction - tower.slice_direction_rad)
-        sliced = [to_slice(b.x_m, b.y_m, direction) for b in tower.barrels]
         members = []
-        for index, (barrel, (along, across)) in enumerate(zip(tower.barrels, sliced)):
-            above = sliced[index + 1][1] if index + 1 < len(sliced) else None
+        for barrel, barrel_faces in zip(tower.barrels, faces):
+            along, across = to_slice(barrel.x_m, barrel.y_m, direction)
             members.append(BarrelPlacement(params.barrel(barrel.size), along, barrel.z_m,
-                                           barrel.tilt_rad * tilt_scale, across, above))
+                                           barrel.tilt_rad * tilt_scale, across, barrel_faces))
         world.add_tower(members, plan)
         return world
 

@@ -10,6 +10,7 @@ import pytest
 from kipp.analysis.bench_situations import load_situations
 from sim.compound_referee import CompoundReferee, ConfirmingReferee, lock_plan
 from sim.compound_world import BarrelPlacement, CompoundWorld
+from sim.slice_contact import Faces
 from sim.energy import kinetic_energy, smallest_barrier
 from sim.params import load_params
 from sim.physics_referee import PhysicsReferee
@@ -18,6 +19,7 @@ from sim.static_check import SizeTable
 from sim.tower import BarrelPose, Placement, Turn
 
 PARAMS = load_params()
+FULL_FACES = Faces(PARAMS.barrel("large").end_diameter_m / 2, PARAMS.barrel("large").end_diameter_m / 2)
 CONVERGED = PARAMS
 """The default [solver] is the converged setting (tests/sim/test_convergence.py)."""
 
@@ -27,8 +29,7 @@ def _stack(world: CompoundWorld, locked: list[bool], slope_offset_m: float = 0.0
     z, members = 0.0, []
     for k in range(len(locked)):
         z_centre = (-PARAMS.ship.recess_depth_m if k == 0 else z) + spec.height_m / 2
-        above = 0.0 if k < len(locked) - 1 else None
-        members.append(BarrelPlacement(spec, slope_offset_m * k, z_centre, 0.0, 0.0, above))
+        members.append(BarrelPlacement(spec, slope_offset_m * k, z_centre, 0.0, 0.0, FULL_FACES))
         z = z_centre + spec.height_m / 2
     world.add_tower(members, locked)
 
