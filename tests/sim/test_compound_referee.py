@@ -10,11 +10,11 @@ import pytest
 from kipp.analysis.bench_situations import load_situations
 from sim.compound_referee import CompoundReferee, ConfirmingReferee, lock_plan
 from sim.compound_world import BarrelPlacement, CompoundWorld
-from sim.slice_contact import Faces
 from sim.energy import kinetic_energy, smallest_barrier
 from sim.params import load_params
 from sim.physics_referee import PhysicsReferee
 from sim.referees import make_referee
+from sim.slice_contact import Faces
 from sim.static_check import SizeTable
 from sim.tower import BarrelPose, Placement, Turn
 
