@@ -14,7 +14,7 @@ MEASUREMENTS --out params.toml`` and passes the result to every command with
 - :mod:`calibration.params_file`: the calibrated parameter file.
 - :mod:`calibration.numerical_check`: do the solver settings still reproduce the
   closed-form tipping and sliding angles for the calibrated barrels?
-- :mod:`calibration.make_synthetic`: the SYNTHETIC data set ``data/synthetic_measurements.toml``,
+- :mod:`lab.make_synthetic`: the SYNTHETIC data set ``data/synthetic_measurements.toml``,
   made by the model itself from known parameters plus noise (not a real set).
 """
 
@@ -25,7 +25,7 @@ from calibration.direct_fit import CalibrationError, Fitted, Quality
 from calibration.measurements import MeasurementError, Measurements, load_measurements, parse_measurements
 
 SYNTHETIC_PATH = Path(__file__).parent / "data" / "synthetic_measurements.toml"
-"""The SYNTHETIC measurement set (made by ``python -m calibration.make_synthetic``)."""
+"""The SYNTHETIC measurement set (made by ``python -m lab.make_synthetic``)."""
 TEMPLATE_PATH = Path(__file__).parent / "template_measurements.toml"
 """The commented template a toy owner fills in."""
 

@@ -58,7 +58,7 @@ def smallest_barrier(world: TowerWorld) -> float:
     sub_stacks.reverse()
     smallest = math.inf
     for points, (m, cx, cy) in zip(world.support_contacts(), sub_stacks):
-        if points is None:  # a locked interface (sim.compound_world): it cannot open
+        if points is None:  # a locked interface (sim.referees.compound_world): it cannot open
             continue
         if not points:
             return 0.0

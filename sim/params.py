@@ -150,18 +150,18 @@ class CrashParams:
 
 @dataclass(frozen=True)
 class FastParams:
-    """The fast referee's dynamic margins and the hybrid's band (:mod:`sim.fast_referee`), degrees.
+    """The fast referee's dynamic margins and the hybrid's band (:mod:`sim.referees.fast`), degrees.
 
     A turn crashes when the static margin (how much more deck tilt the tower would stand,
     :mod:`sim.static_check`) is below ``turn_margin_deg + turn_margin_deg_per_m * height
     + turn_margin_s2 * acceleration`` (tower height in metres; the turn's deck acceleration
-    in the slice, deg/s^2, see :meth:`sim.fast_referee.FastReferee.turn_acceleration_deg_s2`);
+    in the slice, deg/s^2, see :meth:`sim.referees.fast.FastReferee.turn_acceleration_deg_s2`);
     a placement when it is below ``place_margin_deg``. The
     hybrid referee asks physics when a margin is within ``hybrid_band_deg`` of its
     threshold. ``recess_wall_contact_deg``: the bottom barrel pivots on the recess wall's
     top edge when it would touch it after turning less than this.
 
-    Creep (fitted to physics, :mod:`calibration.creep_fit`): after each standing decision
+    Creep (fitted to physics, :mod:`lab.creep_fit`): after each standing decision
     on a tilted deck, every barrel above the bottom one moves downhill by
     ``creep_lean_rad`` (radians) times its height above the bottom barrel's centre, and
     the barrel just placed ends ``creep_placed_mm`` (millimetres) downhill of its aim.
@@ -198,7 +198,7 @@ class Params:
     settle: SettleParams
     crash: CrashParams
     fast: FastParams
-    """The fast and hybrid referees' margins (fitted to physics, :mod:`calibration.margin_fit`)."""
+    """The fast and hybrid referees' margins (fitted to physics, :mod:`lab.margin_fit`)."""
 
     def barrel(self, name: str) -> BarrelSpec:
         """The catalogue entry of a barrel size (``large``, ``medium``, ``small``)."""

@@ -196,7 +196,7 @@ class TowerWorld:
         if not count:
             return
         # a body's lowest and highest barrel (one and the same unless barrels share a rigid body,
-        # as in sim.compound_world); the deck is -1
+        # as in sim.referees.compound_world); the deck is -1
         lowest: dict = {self.deck._body: -1}
         highest: dict = {self.deck._body: -1}
         body_of: dict = {self.deck._body: self.deck}

@@ -7,9 +7,12 @@ rooms and what each may import:
 - ``sim``: physics and geometry; nothing of ``kipp``, ``viewer`` or ``calibration``, no pygame.
 - ``kipp.rules``: no physics engine and no pygame, not even through what it imports.
 - ``kipp.players``: rules and sim's geometry and static check; never a referee.
-- ``kipp.analysis``: rules, players and sim's referees; never the command line.
-- ``kipp.cli``: everything; ``viewer`` and ``calibration`` only inside the commands.
-- ``viewer`` and ``calibration`` sit on top of ``kipp`` and ``sim`` but not of ``kipp.cli``.
+- ``kipp.analysis``: rules, players and sim's referees; never the command line, never ``lab``.
+- ``kipp.cli``: everything; ``viewer``, ``calibration`` and ``lab`` only inside the commands.
+- ``viewer`` sits on top of ``kipp`` and ``sim`` but not of ``kipp.cli``.
+- ``calibration`` (what ``kipp calibrate`` runs) imports ``sim`` only: neither ``kipp`` nor ``lab``.
+- ``lab`` (the project measuring its own model) may import ``sim``, ``kipp`` below its command line
+  and ``calibration``; nothing imports it but ``kipp.cli`` (inside commands) and the tests.
 """
 
 from __future__ import annotations
@@ -21,10 +24,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("sim", "kipp", "viewer", "calibration")
+PACKAGES = ("sim", "kipp", "viewer", "calibration", "lab")
 ENGINES = ("pymunk", "pygame")
-REFEREE_MODULES = ("sim.physics_referee", "sim.fast_referee", "sim.hybrid_referee", "sim.referees", "sim.world",
-                   "sim.energy")
+REFEREE_MODULES = ("sim.referees", "sim.world", "sim.energy")
 
 
 def _module_name(path: Path) -> str:
@@ -36,7 +38,7 @@ def _module_name(path: Path) -> str:
 
 @lru_cache(maxsize=None)
 def modules() -> dict[str, Path]:
-    """Every module of the four packages by dotted name."""
+    """Every module of the five packages by dotted name."""
     return {_module_name(p): p for package in PACKAGES for p in sorted((ROOT / package).rglob("*.py"))}
 
 
@@ -97,7 +99,7 @@ def rooms(*prefixes: str) -> list[str]:
 def test_the_walk_sees_every_room():
     names = modules()
     for room in ("sim.world", "kipp.rules.state", "kipp.players.bots", "kipp.analysis.tune", "kipp.cli.game",
-                 "viewer.app", "calibration.calibrate"):
+                 "viewer.app", "calibration.calibrate", "lab.bench", "lab.pilot"):
         assert room in names
 
 
@@ -124,7 +126,8 @@ def test_no_import_circle_anywhere():
 
 @pytest.mark.parametrize("module", rooms("sim"))
 def test_sim_knows_nothing_of_the_game_or_the_screen(module):
-    bad = [n for n, _ in imports(module) if any(_inside(n, r) for r in ("kipp", "viewer", "calibration", "pygame"))]
+    bad = [n for n, _ in imports(module) if any(_inside(n, r) for r in ("kipp", "viewer", "calibration", "lab",
+                                                                       "pygame"))]
     assert not bad, f"{module} imports {bad}"
 
 
@@ -135,7 +138,8 @@ def test_the_rules_import_no_physics_engine_and_no_pygame(module):
     direct = [n for n, _ in imports(module) if any(_inside(n, r) for r in ENGINES)]
     assert not direct, f"{module} imports {direct}"
     above = [n for n, _ in imports(module) if any(_inside(n, r) for r in ("kipp.players", "kipp.analysis",
-                                                                           "kipp.cli", "viewer", "calibration"))]
+                                                                           "kipp.cli", "viewer", "calibration",
+                                                                           "lab"))]
     assert not above, f"the rules import {above}"
 
 
@@ -143,30 +147,42 @@ def test_the_rules_import_no_physics_engine_and_no_pygame(module):
 def test_players_never_ask_a_referee(module):
     bad = [n for n, _ in imports(module)
            if any(_inside(n, r) for r in REFEREE_MODULES + ENGINES + ("kipp.analysis", "kipp.cli", "viewer",
-                                                                      "calibration"))]
+                                                                      "calibration", "lab"))]
     assert not bad, f"{module} imports {bad}"
 
 
 @pytest.mark.parametrize("module", rooms("kipp.analysis"))
 def test_analyses_stay_below_the_command_line(module):
     bad = [n for n, _ in imports(module) if any(_inside(n, r) for r in ("kipp.cli", "viewer", "calibration",
-                                                                        "pygame"))]
+                                                                        "lab", "pygame"))]
     assert not bad, f"{module} imports {bad}"
 
 
 @pytest.mark.parametrize("module", rooms("kipp.cli"))
-def test_the_command_line_imports_viewer_and_calibration_only_inside_commands(module):
-    bad = [n for n, top in imports(module) if top and any(_inside(n, r) for r in ("viewer", "calibration",
+def test_the_command_line_imports_viewer_calibration_and_lab_only_inside_commands(module):
+    bad = [n for n, top in imports(module) if top and any(_inside(n, r) for r in ("viewer", "calibration", "lab",
                                                                                   "pygame"))]
     assert not bad, f"{module} imports {bad} at module level"
 
 
 @pytest.mark.parametrize("module", rooms("viewer", "calibration", "sim", "kipp.rules", "kipp.players",
                                          "kipp.analysis"))
-def test_only_the_command_line_imports_viewer_and_calibration(module):
+def test_only_the_command_line_imports_viewer_calibration_and_lab(module):
     own = module.split(".")[0]
-    bad = [n for n, _ in imports(module) if any(_inside(n, r) for r in ("viewer", "calibration", "kipp.cli"))
+    bad = [n for n, _ in imports(module) if any(_inside(n, r) for r in ("viewer", "calibration", "lab", "kipp.cli"))
            and not _inside(n, own)]
+    assert not bad, f"{module} imports {bad}"
+
+
+@pytest.mark.parametrize("module", rooms("calibration"))
+def test_calibration_imports_neither_the_game_nor_the_lab(module):
+    bad = [n for n, _ in imports(module) if any(_inside(n, r) for r in ("kipp", "lab", "viewer"))]
+    assert not bad, f"{module} imports {bad}"
+
+
+@pytest.mark.parametrize("module", rooms("lab"))
+def test_the_lab_stands_on_sim_kipp_and_calibration_below_the_command_line(module):
+    bad = [n for n, _ in imports(module) if any(_inside(n, r) for r in ("kipp.cli", "viewer", "pygame"))]
     assert not bad, f"{module} imports {bad}"
 
 

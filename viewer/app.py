@@ -2,7 +2,7 @@
 
 Each frame runs :meth:`ViewerApp._process_events` (keys, mouse, window), then
 :meth:`ViewerApp._update` (one frame of the game, which advances a running physics
-decision by one 60 Hz frame = 8 fixed substeps), then :meth:`ViewerApp._draw`. On a real
+decision by one 60 Hz frame = 16 fixed substeps at the default 960 Hz), then :meth:`ViewerApp._draw`. On a real
 display the loop is held to 60 frames per second; headless it runs as fast as it can,
 and since all timing is counted in frames the game plays out the same either way.
 

@@ -4,7 +4,7 @@ A :class:`GameController` owns the rules engine's :class:`~kipp.rules.state.Game
 advances it one frame at a time (:meth:`GameController.update`). It never decides a rule:
 every action goes through ``state.apply_action``; the state asks its referee, and the
 viewer's :class:`~viewer.referee_bridge.AnimatingReferee` turns that call into a
-:class:`~sim.physics_referee.DecisionRun` advanced one 60 Hz physics frame per drawn
+:class:`~sim.referees.loop.DecisionRun` advanced one 60 Hz physics frame per drawn
 frame. Chance is sampled with :func:`kipp.rules.play.sample_chance` from the streams of
 :func:`kipp.rules.play.game_streams` (the same seeding as ``kipp game``).
 
@@ -26,7 +26,7 @@ from kipp.rules.config import GameConfig
 from kipp.rules.play import game_streams, sample_chance
 from kipp.rules.state import CHANCE, GameState
 from sim.params import Params
-from sim.physics_referee import PhysicsReferee, build_world
+from sim.referees.loop import LoopReferee, build_world
 from sim.tower import Referee, TowerState
 from sim.turn_profile import profile_progress, turn_duration_s
 from sim.world import TowerWorld
@@ -65,7 +65,7 @@ class GameController:
         self.bots = dict(bots or {})
         self.script = script
         self._chance = chance
-        self.referee = AnimatingReferee(referee if referee is not None else PhysicsReferee(params))
+        self.referee = AnimatingReferee(referee if referee is not None else LoopReferee(params))
         self.state = GameState(config, self.referee, params.ship)
         self.die_rng, self.shuffle_rng, self.bot_rngs = game_streams(seed, config.n_players)
         self.die = DieView(config.faces)

@@ -9,7 +9,7 @@ frame. :class:`AnimatingReferee` bridges the two without touching a rule:
    :class:`DecisionPending` carrying the exact request (tower, placement, turn); the
    clone is thrown away.
 2. The viewer runs the request with the real referee's :meth:`start` (a
-   :class:`sim.physics_referee.DecisionRun`), advancing one frame per drawn frame.
+   :class:`sim.referees.loop.DecisionRun`), advancing one frame per drawn frame.
 3. Once decided, :meth:`AnimatingReferee.provide` stores the decision and the viewer
    applies the action again; this time ``decide`` returns it.
 

@@ -9,9 +9,9 @@ can move a whole family either way, further than its intervals (the nine-barrel 
 sweep's rounds squeezed its spread: its 20 hardest orders read 0.08 barrels easier than
 on rounds of their own, on average, and its 20 easiest 0.13 harder).
 
-``python -m kipp.analysis.confirm --results FILE.sqlite --top 20 --rounds 2000`` takes the
-``--top`` hardest and easiest orders by barrels stacked and plays each ``--rounds`` fast
-rounds of its own (streams ``("confirm", i * rounds + k, ...)`` for the
+``kipp tune --confirm N`` (or, on a finished sweep's file, ``python -m lab.confirm --results
+FILE.sqlite --top 20 --rounds 2000``) takes the ``--top`` hardest and easiest orders by barrels
+stacked and plays each ``--rounds`` fast rounds of its own (streams ``("confirm", i * rounds + k, ...)`` for the
 ``i``-th of them: independent of the sweep's rounds, and of each other's, so nothing it
 was selected on enters the new value). Its value at physics quality is then, with the parts
 of :mod:`kipp.analysis.multifidelity`::
@@ -26,17 +26,14 @@ The sweep's settings (player model, barrels, variant, seed, orders) are read fro
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 
-from kipp.analysis.coverage_check import references
 from kipp.analysis.difficulty import RefereeSpec, RoundModel
-from kipp.analysis.export import write_json
 from kipp.analysis.orders import resolve_orders
+from kipp.analysis.own_rounds import references
 from kipp.analysis.physics_quality import KIND, read_quality
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.stats import Z95
@@ -110,26 +107,3 @@ def format_report(report: dict) -> str:
             lines.append(f"  {row['order']:<14}{s['sweep']:6.2f}   {s['value']:6.2f} [{s['low']:.2f}, {s['high']:.2f}]"
                          f"      {c['sweep']:.3f} / {c['value']:.3f}")
     return "\n".join(lines)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--results", required=True, help="a finished physics-quality sweep (kipp tune --out)")
-    parser.add_argument("--top", type=int, default=20, help="orders in each list (hardest, easiest)")
-    parser.add_argument("--rounds", type=int, default=2000, help="new fast rounds per order")
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--json", default=None, help="write the report here")
-    args = parser.parse_args(argv)
-    try:
-        report = confirm(args.results, args.top, args.rounds, args.workers)
-    except (OSError, ValueError) as error:
-        print(f"Error: {error}", file=sys.stderr)
-        return 2
-    print(format_report(report))
-    if args.json:
-        write_json(report, args.json)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

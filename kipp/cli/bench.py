@@ -1,4 +1,4 @@
-"""``kipp bench``: the performance figures of DESIGN.md section 7 (see :mod:`kipp.analysis.bench`)."""
+"""``kipp bench``: the performance figures of DESIGN.md section 7 (see :mod:`lab.bench`)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def bench(quick: bool, as_json: bool, viewer: bool, quiet: bool, params: Params 
     hybrid referees with physics on the stored benchmark situations, and the speed-up
     of a small sweep on 2 worker processes over 1.
     """
-    from kipp.analysis.bench import measure, table
+    from lab.bench import measure, table
 
     def progress(what: str) -> None:
         if not quiet:

@@ -119,7 +119,7 @@ class Bot:
       is about -0.3 deg too). Of the grid -1, -0.5, -0.25, 0, 0.25, 0.5 deg it makes the
       skilled bot's estimate best predict the physics referee's crashes (Brier score 0.0330
       against 0.0413 at 0.5 deg over 7,651 turns of 600 rounds:
-      ``python -m kipp.analysis.pass_calibration``); a player's experience, learnt once,
+      ``python -m lab.pass_calibration``); a player's experience, learnt once,
       not a question to the referee in play.
     - ``model``: the name of the player model this bot plays (:mod:`kipp.players.models`),
       recorded in transcripts; None for a bot built by hand.

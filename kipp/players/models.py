@@ -23,7 +23,7 @@ The numbers are choices, defended here:
   judges a centred tower, it passed far too often: fast referee, 4 games x 2 seatings,
   -5.25 [-9.07, -1.43] chips per game against a never-passing twin.) Against a
   never-passing twin, physics referee, 500 games x 2 seatings
-  (``python -m kipp.analysis.pass_payoff --model skilled --games 500 --seed 1``), its pass
+  (``python -m lab.pass_payoff --model skilled --games 500 --seed 1``), its pass
   wins 8.0 points more games [2.6, 13.4] and leaves the chips even (+0.04 [-0.10, +0.18]
   per game). Before the physics saw towers fall across its slice and the bot's turn
   allowance was calibrated, the same comparison (60 games) lost 0.95 chips a game.

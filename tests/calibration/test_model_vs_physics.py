@@ -9,7 +9,7 @@ from calibration.measurements import ToppleExperiment
 from calibration.numerical_check import numerical_check
 from calibration.topple_model import JITTER_DEG
 from sim.params import load_params
-from sim.physics_referee import PhysicsReferee
+from sim.referees.loop import LoopReferee
 from sim.tower import Placement, Turn
 
 PARAMS = load_params()
@@ -19,7 +19,7 @@ def test_centred_tower_falls_in_physics_where_the_model_puts_the_threshold():
     """6 large barrels, centred, red turned one revolution at a time: the model's static
     angle (atan(26 / (6 * 36)) = 6.86 deg) less its margin lies between the last tilt that
     stood and the tilt that crashed in physics."""
-    referee = PhysicsReferee(PARAMS)
+    referee = LoopReferee(PARAMS)
     tower = referee.new_tower()
     order = ("large",) * 6
     for size in order:

@@ -4,7 +4,7 @@ import pytest
 import scipy.stats
 
 from calibration import SYNTHETIC_PATH
-from calibration.make_synthetic import SEED, TRUTH, generate
+from lab.make_synthetic import SEED, TRUTH, generate
 
 
 def test_shipped_synthetic_set_is_what_the_script_makes():

@@ -1,9 +1,9 @@
 """The default solver is converged: close calls keep their verdicts when the step rate and
 the solver iterations are both doubled (DESIGN.md 3: at most 1% of the benchmark set may
-change; ``python -m calibration.solver_sensitivity`` measures the whole set).
+change; ``python -m lab.solver_sensitivity`` measures the whole set).
 
 The close calls are the benchmark situations with the smallest static margin (the
-benchmark set's own measure of closeness, :mod:`kipp.analysis.bench_situations`): the 30 nearest.
+benchmark set's own measure of closeness, :mod:`lab.bench_situations`): the 30 nearest.
 At 480 Hz x 40 iterations (the setting shipped before) 2 of them flip (14 of the 500, measured
 on the set labelled at the 3.0 mm pitch). Not every flip is among them: at the default, 2 of
 the 500 flip, at static-margin ranks 41 and 68; the whole set is the slow test below.
@@ -14,9 +14,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from kipp.analysis.bench_situations import load_situations
+from lab.bench_situations import load_situations
 from sim.params import Params, load_params
-from sim.physics_referee import PhysicsReferee
+from sim.referees.loop import LoopReferee
 
 PARAMS = load_params()
 SITUATIONS = load_situations()
@@ -38,14 +38,14 @@ def closest(count: int) -> list:
 
 def changed(params: Params, situations) -> list[int]:
     """Indices (into ``situations``) whose verdict changes when rate and iterations double."""
-    coarse, fine = PhysicsReferee(params), PhysicsReferee(doubled(params))
+    coarse, fine = LoopReferee(params), LoopReferee(doubled(params))
     return [i for i, s in enumerate(situations)
             if coarse.decide(*s.situation).crashed != fine.decide(*s.situation).crashed]
 
 
 def test_close_calls_keep_their_verdicts_when_rate_and_iterations_double():
     sample = closest(NEAREST)
-    crashes = sum(PhysicsReferee(PARAMS).decide(*s.situation).crashed for s in sample)
+    crashes = sum(LoopReferee(PARAMS).decide(*s.situation).crashed for s in sample)
     assert 0 < crashes < len(sample)  # close calls indeed: both outcomes occur
     # the whole set may change on 1% (below); of these nearest, at most 1 (at the default: none)
     assert len(changed(PARAMS, sample)) <= 1, changed(PARAMS, sample)

@@ -15,10 +15,10 @@ import math
 import pytest
 
 from sim.geometry import deck_gradient, downhill_direction, to_slice
-from sim.physics_referee import PhysicsReferee
+from sim.referees.loop import LoopReferee
 from sim.tower import Placement, TowerState, Turn
 
-REFEREE = PhysicsReferee()
+REFEREE = LoopReferee()
 ORDER = ["large"] * 4 + ["medium"] * 4 + ["small"] * 4
 LIMIT_MM = 0.01
 

@@ -18,7 +18,7 @@ import pytest
 
 from sim.geometry import deck_gradient
 from sim.params import SCREWS, load_params
-from sim.physics_referee import PhysicsReferee
+from sim.referees.loop import LoopReferee
 from sim.slice_contact import lens_edge, tower_leans
 from sim.tower import BarrelPose, Placement, TowerState, Turn
 
@@ -81,7 +81,7 @@ def test_the_towers_pass_the_old_cross_shaped_contact_but_not_the_lens():
 def test_a_stack_leaning_diagonally_off_its_lens_falls_and_just_inside_it_stands(beta_deg, turns):
     """The tower is built at rest and left standing (a sailor turned by nothing): statics alone
     decides, no drop or turn shakes it."""
-    referee = PhysicsReferee(PARAMS)
+    referee = LoopReferee(PARAMS)
     beta = math.radians(beta_deg)
     outside = referee.decide(standing(*leaning_tower(beta, 0.0005, turns)[:2]), None, Turn("red", 0.0))
     assert outside.crashed, outside.reason

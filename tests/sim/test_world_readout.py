@@ -1,7 +1,7 @@
 """The world's batched readout (pymunk.batch) gives exactly what pymunk's objects say."""
 
 from sim.params import load_params
-from sim.physics_referee import build_world
+from sim.referees.loop import build_world
 from sim.tower import BarrelPose, TowerState
 
 PARAMS = load_params()

@@ -10,7 +10,7 @@ import pygame
 import pytest
 
 from kipp.rules.config import GameConfig
-from sim.physics_referee import build_world
+from sim.referees.loop import build_world
 from sim.tower import TowerState
 from viewer import palette
 from viewer.controller import GameController

@@ -7,7 +7,7 @@ import math
 import pygame
 import pytest
 
-from sim.physics_referee import PhysicsReferee
+from sim.referees.loop import LoopReferee
 from sim.tower import Placement, Turn
 from viewer.die import DieView
 from viewer.inset import InsetView, format_turns, pennant_direction
@@ -20,7 +20,7 @@ from viewer.scene import SceneView, tower_top_m
 def tilting_run():
     """A three-barrel tower while the red sailor turns (the deck moving), halfway through."""
     pygame.font.init()
-    referee = PhysicsReferee()
+    referee = LoopReferee()
     tower = referee.new_tower()
     for size in ("large", "medium", "small"):
         tower = referee.decide(tower, Placement(size, 0.0, 0.0), None).tower
@@ -58,7 +58,7 @@ def test_the_top_barrel_is_drawn_where_its_body_is(tilting_run, params):
 
 
 def test_scene_follows_the_physics_from_frame_to_frame(params):
-    referee = PhysicsReferee()
+    referee = LoopReferee()
     run = referee.start(referee.new_tower(), Placement("medium", 0.0, 0.0), None)
     surface = pygame.Surface((600, 600))
     scene = SceneView(params)

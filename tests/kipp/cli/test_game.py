@@ -172,7 +172,7 @@ def test_replay_without_check_or_file(recording, tmp_path, monkeypatch):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(importlib.util.find_spec("sim.physics_referee") is None, reason="no physics referee yet")
+@pytest.mark.skipif(importlib.util.find_spec("sim.referees.loop") is None, reason="no physics referee yet")
 def test_physics_games_end_to_end_and_replay_check(tmp_path):
     for seed, options in ((1, []), (2, ["--players", "Ann,Ben,Cid", "--sea-dogs", "--half-turn", "--barrels", "9"])):
         start = time.perf_counter()

@@ -12,8 +12,8 @@ from kipp.analysis.difficulty import RoundModel, play_round
 from kipp.analysis.orders import sample_orders
 from kipp.analysis.stats import mean_interval
 from kipp.players.models import DEFAULT_MODEL, MODELS, UnknownModelError, make_bot, models_help
-from sim.fast_referee import FastReferee
 from sim.params import load_params
+from sim.referees.fast import FastReferee
 
 PARAMS = load_params()
 

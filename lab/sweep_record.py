@@ -1,0 +1,62 @@
+"""The record of the committed difficulty sweeps: how each was run and what it cost.
+
+``python -m lab.sweep_record --out notebooks/results/sweeps.json RESULTS.sqlite:TABLE.csv.gz ...
+[--coverage coverage.json ...] [--confirm confirm.json ...]`` reads each physics-quality results file's
+options and its ``summary`` (wall time, CPU time, physics share: :mod:`kipp.analysis.physics_quality`) and
+writes them, keyed by the table's name, with the coverage checks' reports
+(:mod:`lab.coverage_check`, a list), the confirmations of the sweeps' extremes
+(:mod:`kipp.analysis.confirm`, a list) and the pilot's (:mod:`lab.pilot`) if given. The notebook
+``barrel_order_difficulty.ipynb`` reads it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from kipp.analysis.physics_quality import KIND
+from kipp.analysis.results_store import ResultsStore
+
+
+def record(results: str) -> dict:
+    """One sweep's options and summary, from its results file."""
+    with ResultsStore.read(results, KIND) as store:
+        meta = store.meta()
+    options, summary = json.loads(meta["options"]), json.loads(meta["summary"])
+    return {"player": options["player"], "barrels": options["barrels"], "half_turn": options["half_turn"],
+            "seed": options["seed"], "params": options["params"], **summary}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lab.sweep_record", description=__doc__.splitlines()[0])
+    parser.add_argument("sweeps", nargs="+", metavar="RESULTS.sqlite:TABLE.csv.gz")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--coverage", action="append", default=[],
+                        help="the JSON report of python -m lab.coverage_check (repeatable)")
+    parser.add_argument("--confirm", action="append", default=[],
+                        help="the JSON report of python -m lab.confirm (repeatable)")
+    parser.add_argument("--pilot", default=None, help="the JSON report of python -m lab.pilot")
+    args = parser.parse_args(argv)
+    out: dict = {"sweeps": {}}
+    names = {}
+    for item in args.sweeps:
+        results, _, table = item.partition(":")
+        name = Path(table).name.split(".")[0]
+        names[Path(results).resolve()] = name
+        out["sweeps"][name] = {"file": Path(table).name, **record(results)}
+    for key, paths in (("coverage", args.coverage), ("confirm", args.confirm)):
+        out[key] = []
+        for path in paths:
+            report = json.loads(Path(path).read_text())
+            report["sweep"] = names.get(Path(report.pop("results")).resolve(), "?")
+            out[key].append(report)
+    if args.pilot:
+        out["pilot"] = json.loads(Path(args.pilot).read_text())
+    Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,193 @@
+"""The physics referee (``--referee physics``): a cheap compound pass, its crashes confirmed by the loop.
+
+:class:`PhysicsReferee` decides every situation with :class:`CompoundReferee`, the cheap pass:
+locked interfaces as rigid compounds, at a coarser solver setting; a crash of the cheap pass is
+decided again by the reference loop (:class:`~sim.referees.loop.LoopReferee`).
+
+Each phase of a decision (see :mod:`sim.referees.loop`) is run in a
+:class:`~sim.referees.compound_world.CompoundWorld`. Before a phase, the static margin of every
+interface (:func:`sim.static_check.interface_margins_one`, radians) is taken at the
+deck's slope along the slice at the start and at the end of the phase (both ways along
+the slice where the deck is or passes level), with the barrel to be placed resting on
+top in a place phase. An interface whose smallest margin exceeds ``lock_margin_rad``
+cannot open during the phase: the barrels across it become one rigid body. The barrel
+dropped in a place phase is always a body of its own, and so is the bottom barrel (the
+deck is kinematic).
+
+The phase then runs with the solver setting ``solver`` (steps per second, iterations)
+instead of ``params.solver``: fewer bodies in the chain need fewer iterations and allow
+a coarser step for the same verdicts (measured against the converged plain loop,
+``lab/compound_speed.py``). Early exits, fall detection and the tower handed on
+are those of :class:`~sim.referees.loop.DecisionRun`; the tower stays per barrel.
+
+Deterministic: the plan depends only on the inputs, and the world is built fresh.
+
+Measured on the 500 benchmark situations against the converged plain loop (the default
+``[solver]``, 960 Hz x 60; ``python -m lab.compound_speed plain early confirm:480:20:0.5
+--agree --timed 20``): the cheap run alone (480 x 20, lock 0.5 deg) crashes towers the loop
+keeps standing, whence :class:`PhysicsReferee`, whose verdicts differ from the loop's on 2
+of 500 (both stand where the loop crashes; confirming after a 480 x 30 cheap run: 4). Timed
+in the same run on 20 twelve-barrel turns: median 9.9 ms against 87.5 ms for the loop's early
+exits and 354 ms for the plain loop (p90 114 ms: a crash is decided twice). (Measured at
+1920 x 80 before the default changed: with no locks the compound path agreed on 500/500, a 3
+deg lock at 1920 x 80 flipped 2, the cheap run alone 22.)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import Sequence
+
+from sim.geometry import deck_gradient, slope_along, to_slice
+from sim.params import Params, load_params
+from sim.referees.compound_world import BarrelPlacement, CompoundWorld
+from sim.referees.loop import DecisionRun, run_to_decision
+from sim.slice_contact import Faces
+from sim.static_check import SizeTable, interface_margins_one
+from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
+
+DEFAULT_SOLVER = (480, 20)
+"""(steps per second, iterations) of the compound phases."""
+DEFAULT_LOCK_MARGIN_DEG = 0.5
+"""An interface is locked when its static margin stays above this (degrees). At 480 x 20,
+locking more converges the shorter chain better: 22 flips at 0.5 deg, 48 at 1, 95 at 3 (and
+at 0 deg, 10 of 16 flips stand where the loop crashes: too stiff)."""
+
+
+def lock_plan(params: Params, table: SizeTable, barrels: Sequence[BarrelPose], direction_rad: float,
+              slopes: Sequence[float], lock_margin_rad: float) -> list[bool]:
+    """Per barrel (bottom first): lock its interface with the barrel below?
+
+    ``barrels`` in the deck frame (m); ``direction_rad`` the slice direction (radians from the
+    bow); ``slopes`` the deck's slopes dz/ds along the slice the phase passes between (the
+    smallest margin over them, and over both directions if the deck is or passes level, counts).
+    """
+    n = len(barrels)
+    if n < 2:
+        return [False] * n
+    cases = []
+    for slope in slopes:
+        cases.append(((slope * math.cos(direction_rad), slope * math.sin(direction_rad)), direction_rad))
+    if min(slopes) <= 0.0 <= max(slopes):
+        cases += [((0.0, 0.0), direction_rad), ((0.0, 0.0), direction_rad + math.pi)]
+    contact = math.radians(params.fast.recess_wall_contact_deg)
+    smallest = [math.inf] * n
+    for gradient, direction in cases:
+        for k, margin in enumerate(interface_margins_one(params, table, barrels, gradient, direction, contact)):
+            smallest[k] = min(smallest[k], margin)
+    return [k > 0 and smallest[k] > lock_margin_rad for k in range(n)]
+
+
+class CompoundDecisionRun(DecisionRun):
+    """A :class:`~sim.referees.loop.DecisionRun` whose phases run in compound worlds.
+
+    ``params`` carry the compound solver setting already; ``lock_margin_rad`` as in
+    :func:`lock_plan`.
+    """
+
+    def __init__(self, params: Params, tower: TowerState, placement: Placement | None, turn: Turn | None,
+                 *, lock_margin_rad: float, table: SizeTable) -> None:
+        self.lock_margin_rad = lock_margin_rad
+        self.table = table
+        self.plans: list[list[bool]] = []
+        """The lock plan of each phase run so far (for tests and measurements)."""
+        super().__init__(params, tower, placement, turn)
+
+    def _build_world(self, tower: TowerState, direction: float, deck_slope: float | None,
+                     faces: Sequence[Faces], *, placed: tuple | None = None,
+                     end_slope: float | None = None) -> CompoundWorld:
+        params = self.params
+        if deck_slope is None:
+            deck_slope = slope_along(deck_gradient(params.ship, tower.turns_by_sailor()), direction)
+        barrels = list(tower.barrels)
+        if placed is not None:
+            spec, x, y = placed
+            barrels.append(BarrelPose(spec.name, x, y, tower.top_height_m(params) + spec.height_m / 2))
+        slopes = [deck_slope] if end_slope is None else [deck_slope, end_slope]
+        plan = lock_plan(params, self.table, barrels, direction, slopes, self.lock_margin_rad)[:len(tower.barrels)]
+        self.plans.append(plan)
+        world = CompoundWorld(params, deck_slope)
+        tilt_scale = math.cos(direction - tower.slice_direction_rad)
+        members = []
+        for barrel, barrel_faces in zip(tower.barrels, faces):
+            along, across = to_slice(barrel.x_m, barrel.y_m, direction)
+            members.append(BarrelPlacement(params.barrel(barrel.size), along, barrel.z_m,
+                                           barrel.tilt_rad * tilt_scale, across, barrel_faces))
+        world.add_tower(members, plan)
+        return world
+
+
+class CompoundReferee:
+    """The cheap pass: the loop with compounds and a coarser solver; implements :class:`sim.tower.Referee`.
+
+    ``params`` are the reference physics (its ``[solver]`` is replaced by ``solver`` =
+    (steps per second, iterations) inside the compound phases); ``lock_margin_deg`` as in
+    :func:`lock_plan`.
+    """
+
+    name = "compound"
+
+    def __init__(self, params: Params | None = None, *, solver: tuple[int, int] = DEFAULT_SOLVER,
+                 lock_margin_deg: float = DEFAULT_LOCK_MARGIN_DEG) -> None:
+        self.params = params if params is not None else load_params()
+        rate, iterations = solver
+        self.run_params = replace(self.params, solver=replace(self.params.solver, steps_per_second=rate,
+                                                              iterations=iterations))
+        self.lock_margin_rad = math.radians(lock_margin_deg)
+        self.table = SizeTable.from_params(self.params)
+
+    def new_tower(self) -> TowerState:
+        """An empty deck with all sailors level."""
+        return TowerState()
+
+    def start(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> CompoundDecisionRun:
+        """Begin a decision to be advanced frame by frame."""
+        return CompoundDecisionRun(self.run_params, tower, placement, turn,
+                                   lock_margin_rad=self.lock_margin_rad, table=self.table)
+
+    def decide(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> Decision:
+        """As :meth:`sim.referees.loop.LoopReferee.decide`."""
+        return run_to_decision(self.start(tower, placement, turn))
+
+
+class PhysicsReferee:
+    """The physics referee ``--referee physics`` builds: a cheap compound run, crashes confirmed exactly.
+
+    Every decision is first made by a :class:`CompoundReferee` at the cheap setting
+    (``cheap`` = (steps per second, iterations), ``lock_margin_deg``). Measured against the
+    converged plain loop, cheap settings err almost only one way: they crash towers the
+    converged solver keeps standing (an unconverged chain is softer). So a "stands" of the
+    cheap run is the decision; a crash is re-decided by ``exact`` (default: the early-exit
+    :class:`~sim.referees.loop.LoopReferee` with ``params``, which agrees with the
+    plain loop) and the exact decision is returned. Implements :class:`sim.tower.Referee`;
+    deterministic because both parts are. ``exact_calls``/``decisions`` count what this
+    instance did.
+    """
+
+    name = "physics"
+
+    def __init__(self, params: Params | None = None, *, cheap: tuple[int, int] = DEFAULT_SOLVER,
+                 lock_margin_deg: float = DEFAULT_LOCK_MARGIN_DEG, exact=None) -> None:
+        self.params = params if params is not None else load_params()
+        self.cheap = CompoundReferee(self.params, solver=cheap, lock_margin_deg=lock_margin_deg)
+        if exact is None:
+            from sim.referees.loop import LoopReferee
+
+            exact = LoopReferee(self.params)
+        self.exact = exact
+        self.exact_calls = 0
+        self.decisions = 0
+
+    def new_tower(self) -> TowerState:
+        """An empty deck with all sailors level."""
+        return TowerState()
+
+    def decide(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> Decision:
+        """The cheap decision if it stands, else the exact one."""
+        self.decisions += 1
+        decision = self.cheap.decide(tower, placement, turn)
+        if not decision.crashed:
+            return decision
+        self.exact_calls += 1
+        return self.exact.decide(tower, placement, turn)
