@@ -26,7 +26,11 @@ Measured on the 500 benchmark situations against the converged plain loop (the d
 ``[solver]``, 960 Hz x 60; ``python -m lab.compound_speed plain early confirm:480:20:0.5
 --agree --timed 20``): the cheap run alone (480 x 20, lock 0.5 deg) crashes towers the loop
 keeps standing, whence :class:`PhysicsReferee`, whose verdicts differ from the loop's on 2
-of 500 (both stand where the loop crashes; confirming after a 480 x 30 cheap run: 4). Timed
+of 500 (both stand where the loop crashes; confirming after a 480 x 30 cheap run: 4). On the
+set with leaning towers of physics revision 3 (lens contacts, :mod:`sim.slice_contact`; 257 of
+its 500 situations from skilled/expert games): 4 of 500, all four standing where the loop
+crashes; on the 1,723 decisions of 40 skilled/expert games, 2 (11 of 1,955 before the lens
+contacts). Timed
 in the same run on 20 twelve-barrel turns: median 9.9 ms against 87.5 ms for the loop's early
 exits and 354 ms for the plain loop (p90 114 ms: a crash is decided twice). (Measured at
 1920 x 80 before the default changed: with no locks the compound path agreed on 500/500, a 3
