@@ -2,12 +2,15 @@
 
 A situation is what a referee is asked in a game: a tower, a placement (or none, on a
 blue roll) and a turn (or none, when a wild roll's sailor is still to be chosen). The set
-is drawn from seeded games of two default bots (:class:`kipp.players.bots.Bot`) refereed by
-physics, every other game with half turns: every decision the games asked for, plus the same
-tower and placement with each other sailor turned instead (the die could have shown them). It keeps every candidate
-whose static margin (:mod:`sim.static_check`, the worse of the two phases) is within
-``near_deg`` of zero -- that is where decisions flip -- (at most ``near_share`` of the
-set) and fills up to ``count`` with a random sample of the others. Each situation carries the physics referee's decision
+is drawn from seeded games of two bots refereed by physics: every other game two casual bots
+(centred towers), the others a skilled and an expert bot (towers leaning uphill of the coming
+tilt, which fall off the old slice when a turn swings the slope round), and every other pair
+of games with half turns: every decision the games asked for, plus the same tower and
+placement with each other sailor turned instead (the die could have shown them). It keeps
+every candidate whose static margin (:mod:`sim.static_check`, the worse of the two phases) is
+within ``near_deg`` of zero -- that is where decisions flip -- (at most ``near_share`` of the
+set, at least half of them from the skilled and expert games) and fills up to ``count`` with a
+random sample of the others. Each situation carries the physics referee's decision
 (``crashed``, ``phase``) and that of its plain fixed-length loop (``crashed_plain``), so
 agreement is measured without re-running physics.
 
@@ -29,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kipp.players.bots import Bot
+from kipp.players.models import make_bot
 from kipp.rules.config import GameConfig
 from kipp.rules.play import play_game
 from sim.params import SCREWS, Params, load_params, physics_fingerprint
@@ -37,7 +40,9 @@ from sim.seeds import derived_seed, stream
 from sim.tower import Decision, Placement, Situation, TowerState, Turn
 
 FORMAT = "kipp-benchmark-situations"
-VERSION = 1
+VERSION = 2
+MODEL_PAIRS = (("casual", "casual"), ("skilled", "expert"))
+"""The two bots of benchmark game ``g``: ``MODEL_PAIRS[g % 2]``."""
 DATA_FILE = "benchmark_situations.json"
 
 
@@ -58,6 +63,8 @@ class BenchSituation:
     game_seed: int
     counterfactual: bool
     static_margin_deg: float
+    models: str = "casual,casual"
+    """The player models of the game it came from, comma-separated."""
 
     def to_dict(self) -> dict:
         p, t = self.placement, self.turn
@@ -66,7 +73,7 @@ class BenchSituation:
                 "turn": None if t is None else {"sailor": t.sailor, "revolutions": t.revolutions},
                 "crashed": self.crashed, "phase": self.phase, "crashed_plain": self.crashed_plain,
                 "game_seed": self.game_seed, "counterfactual": self.counterfactual,
-                "static_margin_deg": self.static_margin_deg}
+                "static_margin_deg": self.static_margin_deg, "models": self.models}
 
     @classmethod
     def from_dict(cls, data: dict) -> "BenchSituation":
@@ -76,7 +83,7 @@ class BenchSituation:
                    turn=None if t is None else Turn(t["sailor"], float(t["revolutions"])),
                    crashed=bool(data["crashed"]), phase=data["phase"], crashed_plain=bool(data["crashed_plain"]),
                    game_seed=int(data["game_seed"]), counterfactual=bool(data["counterfactual"]),
-                   static_margin_deg=float(data["static_margin_deg"]))
+                   static_margin_deg=float(data["static_margin_deg"]), models=str(data["models"]))
 
     @property
     def situation(self) -> Situation:
@@ -100,27 +107,41 @@ class _Recorder:
         return decision
 
 
-def candidates(params: Params, games: int, seed: int) -> list[tuple[int, bool, tuple, Decision | None]]:
-    """(game seed, counterfactual, situation, physics decision or None) from ``games`` seeded games;
-    every other game with half turns (the younger sailors' variant), whose faster turns shake
-    the tower harder per degree."""
+def candidates(params: Params, games: int, seed: int) -> list[tuple[int, str, bool, tuple, Decision | None]]:
+    """(game seed, player models, counterfactual, situation, physics decision or None) from
+    ``games`` seeded games: the bots of game ``g`` are ``MODEL_PAIRS[g % 2]``, and every other pair
+    of games has half turns (the younger sailors' variant), whose faster turns shake the tower
+    harder per degree."""
     from sim.referees.loop import LoopReferee
 
-    found: list[tuple[int, bool, tuple, Decision | None]] = []
+    found: list[tuple[int, str, bool, tuple, Decision | None]] = []
     for g in range(games):
         game_seed = derived_seed(seed, "benchmark game", g)
-        config = GameConfig(players=("Bot 1", "Bot 2"), half_turn=g % 2 == 1)
+        config = GameConfig(players=("Bot 1", "Bot 2"), half_turn=(g // 2) % 2 == 1)
         recorder = _Recorder(LoopReferee(params))
-        bots = [Bot(name, params=params) for name in config.players]
+        pair = MODEL_PAIRS[g % len(MODEL_PAIRS)]
+        bots = [make_bot(model, name, params) for model, name in zip(pair, config.players)]
         play_game(config, recorder, bots, game_seed, params=params)
+        models = ",".join(pair)
         for tower, placement, turn, decision in recorder.calls:
-            found.append((game_seed, False, (tower, placement, turn), decision))
+            found.append((game_seed, models, False, (tower, placement, turn), decision))
             if turn is None:
                 continue
             for sailor in SCREWS:
                 if sailor != turn.sailor:
-                    found.append((game_seed, True, (tower, placement, Turn(sailor, turn.revolutions)), None))
+                    found.append((game_seed, models, True, (tower, placement, Turn(sailor, turn.revolutions)), None))
     return found
+
+
+def _half_from_leaning_play(near: np.ndarray, models: list[str], quota: int, rng: np.random.Generator) -> np.ndarray:
+    """``quota`` of the close calls ``near`` (indices), at least half of them (as many as there
+    are) from games of the leaning pair (``MODEL_PAIRS[1]``), the rest from the others."""
+    leaning = ",".join(MODEL_PAIRS[1])
+    is_leaning = np.array([m == leaning for m in models])
+    take = min(int(is_leaning.sum()), quota - quota // 2)
+    chosen = rng.choice(near[is_leaning], take, replace=False)
+    rest = rng.choice(near[~is_leaning], min(int((~is_leaning).sum()), quota - take), replace=False)
+    return np.sort(np.concatenate([chosen, rest]))
 
 
 def generate(params: Params | None = None, *, games: int = 40, seed: int = 0, count: int = 400,
@@ -131,32 +152,33 @@ def generate(params: Params | None = None, *, games: int = 40, seed: int = 0, co
 
     params = params if params is not None else load_params()
     found = candidates(params, games, seed)
-    assessment = FastReferee(params).assess_batch([situation for _, _, situation, _ in found])
+    assessment = FastReferee(params).assess_batch([situation for *_, situation, _ in found])
     margin = np.fmin(assessment.place_margin_deg, np.where(assessment.place_crashed, np.nan,
                                                            assessment.turn_margin_deg))
     near = np.flatnonzero(np.abs(margin) <= near_deg)
     far = np.flatnonzero(~(np.abs(margin) <= near_deg))
     rng = stream(seed, "benchmark selection")
     if len(near) > near_share * count:  # keep some clear cases too, to measure agreement there
-        near = np.sort(rng.choice(near, int(near_share * count), replace=False))
+        near = _half_from_leaning_play(near, [found[i][1] for i in near], int(near_share * count), rng)
     fill = np.sort(rng.choice(far, min(len(far), count - len(near)), replace=False))
     chosen = np.sort(np.concatenate([near, fill])).astype(int)
     physics, plain = LoopReferee(params), LoopReferee(params, plain=True)
     situations = []
     for k, i in enumerate(chosen):
-        game_seed, counterfactual, situation, decision = found[i]
+        game_seed, models, counterfactual, situation, decision = found[i]
         if decision is None:
             decision = physics.decide(*situation)
         reference = plain.decide(*situation)
         situations.append(BenchSituation(*situation, crashed=decision.crashed, phase=decision.phase,
                                          crashed_plain=reference.crashed, game_seed=game_seed,
                                          counterfactual=counterfactual,
-                                         static_margin_deg=round(float(margin[i]), 6)).to_dict())
+                                         static_margin_deg=round(float(margin[i]), 6), models=models).to_dict())
         if progress is not None:
             progress(k + 1, len(chosen))
     return {"format": FORMAT, "version": VERSION, "params": physics_fingerprint(params),
             "generator": {"games": games, "seed": seed, "count": count, "near_deg": near_deg,
-                          "candidates": len(found), "near": int(np.sum(np.abs(margin) <= near_deg))},
+                          "candidates": len(found), "near": int(np.sum(np.abs(margin) <= near_deg)),
+                          "model_pairs": [",".join(pair) for pair in MODEL_PAIRS]},
             "situations": situations}
 
 

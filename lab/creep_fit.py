@@ -10,8 +10,8 @@ deck, along the deck's downhill direction d after the decision:
   ``creep_lean_rad * (z_k - z_0)`` (its height above the bottom barrel's centre, metres);
 - the barrel just placed ends ``creep_placed_mm`` downhill of its aim point.
 
-Both are fitted by least squares to the decisions of seeded games of two default bots
-refereed by physics (every other game with half turns, as in the benchmark set,
+Both are fitted by least squares to the decisions of seeded games of two bots (casual pairs
+and skilled/expert pairs) refereed by physics (every other pair with half turns, as in the benchmark set,
 :func:`lab.bench_situations.candidates`): the lean through the origin of each barrel's
 downhill move on its height, the placed offset as the mean of the placed barrels'
 downhill offsets (the first barrel, clamped into the recess, left out).
@@ -103,10 +103,11 @@ def fit_creep(samples: CreepSamples) -> CreepFit:
 
 def physics_decisions(params: Params, games: int,
                       seed: int) -> list[tuple[TowerState, Placement | None, Turn | None, Decision]]:
-    """Every decision physics made in ``games`` seeded games of two default bots."""
+    """Every decision physics made in ``games`` seeded games of the benchmark set's bots (casual
+    pairs and skilled/expert pairs, :func:`lab.bench_situations.candidates`)."""
     from lab.bench_situations import candidates
 
-    return [(*situation, decision) for _, counterfactual, situation, decision in candidates(params, games, seed)
+    return [(*situation, decision) for _, _, counterfactual, situation, decision in candidates(params, games, seed)
             if not counterfactual]
 
 

@@ -36,7 +36,7 @@ from sim.params import load_params
 from sim.seeds import stream
 
 ALLOWANCES_DEG = (-1.0, -0.5, -0.25, 0.0, 0.25, 0.5)
-"""The turn allowances tried, degrees of tilt to spare after the turn (-0.5: the bots' default)."""
+"""The turn allowances tried, degrees of tilt to spare after the turn (0.25: the bots' default)."""
 _TWO_SEA_DOGS = GameConfig(players=("A", "B"), sea_dogs=True)
 TWO_PLAYER_THRESHOLD = pass_threshold(len(_TWO_SEA_DOGS.players), _TWO_SEA_DOGS.crash_penalty)
 """Where the ``risk`` rule passes in a two-player Old Sea Dogs game (0.4)."""

@@ -4,12 +4,11 @@ The outline has flat ends of the end diameter and bulges to the belly diameter a
 mid-height along a parabola (a box when the two diameters are equal). Corners are
 sharp: a rounded corner would move the tipping edge inward.
 
-In the 2D slice a barrel sits on its neighbour over a chord of the lower barrel's round
-top face, not over its full diameter: along the line through the upper barrel's centre,
-``cross_offset`` across the slice from the lower centre, that face reaches only
-``sqrt(r^2 - cross_offset^2)`` along the slice (the upper barrel's own bottom face
-reaches its full radius there). :func:`outline` narrows the top face to that chord (for
-a 2 mm cross offset on a 9 mm radius, 0.22 mm, 2.5% of the tipping arm).
+In the 2D slice a barrel sits on its neighbour over a chord of their round faces, not over
+their full diameters: along the line where the gravity line of the stack above crosses the
+interface, ``c`` across the slice from a face's centre, that face reaches only
+``sqrt(r^2 - c^2)`` along the slice (:func:`chord_half_width`). :func:`outline` narrows the
+top and bottom faces to such chords (:mod:`sim.slice_contact` says which).
 """
 
 from __future__ import annotations
@@ -32,11 +31,12 @@ def chord_half_width(radius_m: float, cross_offset_m: float) -> float:
     return max(math.sqrt(max(inside, 0.0)), 0.1 * radius_m)
 
 
-def outline(spec: BarrelSpec, *, top_half_width_m: float | None = None) -> list[tuple[float, float]]:
+def outline(spec: BarrelSpec, *, top_half_width_m: float | None = None,
+            bottom_half_width_m: float | None = None) -> list[tuple[float, float]]:
     """Counter-clockwise outline (x, y) in metres about the barrel's centre.
 
-    The end faces have the end diameter; pass a narrower top half-width (see
-    :func:`chord_half_width`) to account for the cross-slice offset of the barrel above.
+    The end faces have the end diameter; pass narrower half-widths (m, see
+    :func:`chord_half_width`) for the chords the slice cuts from them.
     """
     half_h = spec.height_m / 2
     end = spec.end_diameter_m / 2
@@ -46,6 +46,8 @@ def outline(spec: BarrelSpec, *, top_half_width_m: float | None = None) -> list[
         half_w = end + bulge * (1.0 - fraction * fraction)
         if fraction == 1.0 and top_half_width_m is not None:
             half_w = min(half_w, top_half_width_m)
+        if fraction == -1.0 and bottom_half_width_m is not None:
+            half_w = min(half_w, bottom_half_width_m)
         right.append((half_w, fraction * half_h))
     points = right + [(-x, y) for x, y in reversed(right)]
     if bulge == 0.0:  # a box: keep only its four corners (collinear points confuse nobody, but cost time)

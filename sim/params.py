@@ -297,9 +297,11 @@ _SCHEMA: dict[str, Any] = {
 _BARREL_KEYS = tuple(_SCHEMA["barrels"].schema)
 
 
-PHYSICS_REVISION = 2
+PHYSICS_REVISION = 3
 """The physics referee's code, as it decides: raise it with any change to what a decision
-returns for the same parameters (2: towers fall across the slice, :mod:`sim.sideways`)."""
+returns for the same parameters (2: towers fall across the slice; 3: every interface's
+contact in the slice is the lens's chord under the gravity line, and a tower near tipping is
+sliced where it tips, :mod:`sim.slice_contact`)."""
 
 
 def physics_fingerprint(params: Params) -> str:

@@ -30,6 +30,7 @@ import pymunk.batch
 
 from sim.barrel_shape import chord_half_width, moment_of_inertia, outline
 from sim.params import BarrelSpec, Params
+from sim.slice_contact import Faces
 from sim.turn_profile import profile_progress
 
 CM_PER_M = 100.0
@@ -60,7 +61,6 @@ class _Barrel:
     body: pymunk.Body
     shape: pymunk.Poly
     cross_offset_m: float
-    top_half_width_m: float
     mass: float
     """g, as pymunk holds it."""
     moment: float
@@ -69,15 +69,10 @@ class _Barrel:
 
 @dataclass(frozen=True)
 class Fall:
-    """A barrel that no longer rests on its support (DESIGN.md 3.4).
-
-    ``across_sign`` is 0 for a fall the world simulated (in the slice); +1 or -1 for a fall
-    across the slice decided by a closed form, to the left or right of the slice direction.
-    """
+    """A barrel that no longer rests on its support (DESIGN.md 3.4)."""
 
     index: int
     reason: str
-    across_sign: int = 0
 
 
 class TowerWorld:
@@ -133,35 +128,27 @@ class TowerWorld:
         return -ship.recess_depth_m if abs(s_m) <= ship.recess_diameter_m / 2 else 0.0
 
     def add_barrel(self, spec: BarrelSpec, s_m: float, z_m: float, tilt_rad: float = 0.0,
-                   cross_offset_m: float = 0.0, above_cross_offset_m: float | None = None) -> None:
+                   cross_offset_m: float = 0.0, faces: Faces | None = None) -> None:
         """Put a barrel on top of the tower at rest at the given deck-frame pose.
 
-        ``cross_offset_m`` is the barrel centre's offset across the slice: the top face of
-        the barrel below is narrowed to the chord that offset leaves. Pass the offset of
-        the barrel that will go on top of this one, if known, to shape it right at once.
+        ``cross_offset_m`` is the barrel centre's offset across the slice (m); ``faces`` the
+        half-widths of its end faces in the slice (:func:`sim.slice_contact.slice_faces`;
+        default: the full end radius).
         """
-        if self.barrels:
-            below = self.barrels[-1]
-            top_half = chord_half_width(below.spec.end_diameter_m / 2, cross_offset_m - below.cross_offset_m)
-            if top_half != below.top_half_width_m:
-                below.top_half_width_m = top_half
-                self.space.remove(below.shape)
-                below.shape = self._make_shape(below.body, below.spec, top_half)
-                self.space.add(below.shape)
-        top_half = spec.end_diameter_m / 2
-        if above_cross_offset_m is not None:
-            top_half = chord_half_width(top_half, above_cross_offset_m - cross_offset_m)
+        faces = faces or Faces(spec.end_diameter_m / 2, spec.end_diameter_m / 2)
         body = pymunk.Body(spec.mass_kg * G_PER_KG, moment_of_inertia(spec) * G_PER_KG * CM_PER_M ** 2)
         body.position = self.deck.local_to_world((s_m * CM_PER_M, z_m * CM_PER_M))
         body.angle = self.deck.angle + tilt_rad
-        shape = self._make_shape(body, spec, top_half)
+        shape = self._make_shape(body, spec, faces)
         self.space.add(body, shape)
-        self.barrels.append(_Barrel(spec, body, shape, cross_offset_m, top_half, body.mass, body.moment))
+        self.barrels.append(_Barrel(spec, body, shape, cross_offset_m, body.mass, body.moment))
         self._slots = None
 
-    def drop_barrel(self, spec: BarrelSpec, s_m: float, cross_offset_m: float = 0.0) -> None:
+    def drop_barrel(self, spec: BarrelSpec, s_m: float, cross_offset_m: float = 0.0,
+                    faces: Faces | None = None) -> None:
         """Release a barrel from rest, aligned with the top face it falls on, the drop
-        height above the top of the tower, with its centre at ``s_m`` along the deck."""
+        height above the top of the tower, with its centre at ``s_m`` along the deck
+        (``cross_offset_m`` and ``faces`` as in :meth:`add_barrel`)."""
         drop = self.params.settle.drop_height_m
         if self.barrels:
             top = self.barrels[-1]
@@ -172,7 +159,7 @@ class TowerWorld:
             base_z = face_z / CM_PER_M
         else:
             tilt, base_z = 0.0, self.floor_height_m(s_m)
-        self.add_barrel(spec, s_m, base_z + drop + spec.height_m / 2, tilt, cross_offset_m)
+        self.add_barrel(spec, s_m, base_z + drop + spec.height_m / 2, tilt, cross_offset_m, faces)
 
     def take_up_load(self) -> None:
         """Start the world as a standing tower rests: every support contact already carries
@@ -209,7 +196,7 @@ class TowerWorld:
         if not count:
             return
         # a body's lowest and highest barrel (one and the same unless barrels share a rigid body,
-        # as in sim.compound_world); the deck is -1
+        # as in sim.referees.compound_world); the deck is -1
         lowest: dict = {self.deck._body: -1}
         highest: dict = {self.deck._body: -1}
         body_of: dict = {self.deck._body: self.deck}
@@ -263,8 +250,8 @@ class TowerWorld:
                 contact.jnAcc = max(sign * lift * normal.y, 0.0)
                 contact.jtAcc = sign * lift * normal.x
 
-    def _make_shape(self, body: pymunk.Body, spec: BarrelSpec, top_half: float) -> pymunk.Poly:
-        points = outline(spec, top_half_width_m=top_half)
+    def _make_shape(self, body: pymunk.Body, spec: BarrelSpec, faces: Faces) -> pymunk.Poly:
+        points = outline(spec, top_half_width_m=faces.top_m, bottom_half_width_m=faces.bottom_m)
         shape = pymunk.Poly(body, [(x * CM_PER_M, y * CM_PER_M) for x, y in points])
         shape.friction = self._friction
         return shape
@@ -428,7 +415,8 @@ class TowerWorld:
             where = "the deck"
         else:
             support = self.barrels[index - 1]
-            edge_m, face_m = support.top_half_width_m, support.spec.height_m / 2
+            edge_m = chord_half_width(support.spec.end_diameter_m / 2, barrel.cross_offset_m - support.cross_offset_m)
+            face_m = support.spec.height_m / 2
             where = f"barrel {index}"
         if abs(along) > edge_m * CM_PER_M:
             return Fall(index, f"barrel {index + 1} ({barrel.spec.name}) slid off {where}")

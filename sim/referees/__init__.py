@@ -13,8 +13,8 @@
 Every referee implements :class:`sim.tower.Referee`; each built here answers to its name here
 (``referee.name``), and no other class answers to one of these names (the loop's is ``loop``, the
 cheap pass's ``compound``). ``physics`` is the ground truth, decided by the cheap pass and the
-loop (:mod:`sim.referees.physics`: verdicts as the converged plain loop's on 498 of the 500
-benchmark situations, the other 2 standing where the loop crashes; a median 12-barrel turn
+loop (:mod:`sim.referees.physics`: verdicts as the converged plain loop's on 496 of the 500
+benchmark situations, the other 4 standing where the loop crashes; a median 12-barrel turn
 decision about 9x cheaper than the loop's early exits); the plain loop itself stays the
 reference (``LoopReferee(plain=True)``).
 """

@@ -27,22 +27,23 @@ import pymunk
 import pymunk.batch
 from pymunk._chipmunk_cffi import lib as _lib
 
-from sim.barrel_shape import chord_half_width, moment_of_inertia, outline
+from sim.barrel_shape import moment_of_inertia, outline
 from sim.params import BarrelSpec, Params
+from sim.slice_contact import Faces
 from sim.world import CM_PER_M, G_PER_KG, Fall, TowerWorld, _Barrel
 
 
 @dataclass(frozen=True)
 class BarrelPlacement:
     """A barrel to put in the world: its spec and deck-frame pose in the slice (m, rad),
-    its offset across the slice (m) and that of the barrel above it (m, or None)."""
+    its offset across the slice (m) and its end faces' half-widths in the slice."""
 
     spec: BarrelSpec
     s_m: float
     z_m: float
     tilt_rad: float
     cross_offset_m: float
-    above_cross_offset_m: float | None
+    faces: Faces
 
 
 class CompoundWorld(TowerWorld):
@@ -110,21 +111,18 @@ class CompoundWorld(TowerWorld):
         for member, (x, y, a), mass, inertia in zip(members, poses, masses, moments):
             dx, dy = x - cx, y - cy
             offset = (cos_a * dx + sin_a * dy, -sin_a * dx + cos_a * dy, a - angle)
-            top_half = member.spec.end_diameter_m / 2
-            if member.above_cross_offset_m is not None:
-                top_half = chord_half_width(top_half, member.above_cross_offset_m - member.cross_offset_m)
-            shape = self._offset_shape(body, member.spec, top_half, offset)
+            shape = self._offset_shape(body, member.spec, member.faces, offset)
             self.space.add(shape)
-            self.barrels.append(_Barrel(member.spec, body, shape, member.cross_offset_m, top_half, mass, inertia))
+            self.barrels.append(_Barrel(member.spec, body, shape, member.cross_offset_m, mass, inertia))
             self._offsets.append(offset)
             self._group_of.append(group)
 
-    def _offset_shape(self, body: pymunk.Body, spec: BarrelSpec, top_half: float,
+    def _offset_shape(self, body: pymunk.Body, spec: BarrelSpec, faces: Faces,
                       offset: tuple[float, float, float]) -> pymunk.Poly:
         ox, oy, oa = offset
         cos_o, sin_o = math.cos(oa), math.sin(oa)
         points = []
-        for x, y in outline(spec, top_half_width_m=top_half):
+        for x, y in outline(spec, top_half_width_m=faces.top_m, bottom_half_width_m=faces.bottom_m):
             x, y = x * CM_PER_M, y * CM_PER_M
             points.append((ox + cos_o * x - sin_o * y, oy + sin_o * x + cos_o * y))
         shape = pymunk.Poly(body, points)
@@ -132,23 +130,16 @@ class CompoundWorld(TowerWorld):
         return shape
 
     def add_barrel(self, spec: BarrelSpec, s_m: float, z_m: float, tilt_rad: float = 0.0,
-                   cross_offset_m: float = 0.0, above_cross_offset_m: float | None = None) -> None:
+                   cross_offset_m: float = 0.0, faces: Faces | None = None) -> None:
         """A barrel of its own body on top (as :meth:`TowerWorld.add_barrel`)."""
-        if self.barrels:
-            below = self.barrels[-1]
-            top_half = chord_half_width(below.spec.end_diameter_m / 2, cross_offset_m - below.cross_offset_m)
-            if top_half != below.top_half_width_m:
-                below.top_half_width_m = top_half
-                self.space.remove(below.shape)
-                below.shape = self._offset_shape(below.body, below.spec, top_half, self._offsets[-1])
-                self.space.add(below.shape)
-        self._add_group([BarrelPlacement(spec, s_m, z_m, tilt_rad, cross_offset_m, above_cross_offset_m)],
-                        first=len(self.barrels))
+        faces = faces or Faces(spec.end_diameter_m / 2, spec.end_diameter_m / 2)
+        self._add_group([BarrelPlacement(spec, s_m, z_m, tilt_rad, cross_offset_m, faces)], first=len(self.barrels))
         self.locked.append(False)
         self._free.append(len(self.barrels) - 1)
         self._slots = None
 
-    def drop_barrel(self, spec: BarrelSpec, s_m: float, cross_offset_m: float = 0.0) -> None:
+    def drop_barrel(self, spec: BarrelSpec, s_m: float, cross_offset_m: float = 0.0,
+                    faces: Faces | None = None) -> None:
         """As :meth:`TowerWorld.drop_barrel`, reading the top barrel's pose through its offset."""
         drop = self.params.settle.drop_height_m
         if self.barrels:
@@ -161,7 +152,7 @@ class CompoundWorld(TowerWorld):
             base_z = face_z / CM_PER_M
         else:
             tilt, base_z = 0.0, self.floor_height_m(s_m)
-        self.add_barrel(spec, s_m, base_z + drop + spec.height_m / 2, tilt, cross_offset_m)
+        self.add_barrel(spec, s_m, base_z + drop + spec.height_m / 2, tilt, cross_offset_m, faces)
 
     # --- stepping -----------------------------------------------------------------
 

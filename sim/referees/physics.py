@@ -26,7 +26,11 @@ Measured on the 500 benchmark situations against the converged plain loop (the d
 ``[solver]``, 960 Hz x 60; ``python -m lab.compound_speed plain early confirm:480:20:0.5
 --agree --timed 20``): the cheap run alone (480 x 20, lock 0.5 deg) crashes towers the loop
 keeps standing, whence :class:`PhysicsReferee`, whose verdicts differ from the loop's on 2
-of 500 (both stand where the loop crashes; confirming after a 480 x 30 cheap run: 4). Timed
+of 500 (both stand where the loop crashes; confirming after a 480 x 30 cheap run: 4). On the
+set with leaning towers of physics revision 3 (lens contacts, :mod:`sim.slice_contact`; 257 of
+its 500 situations from skilled/expert games): 4 of 500, all four standing where the loop
+crashes; on the 1,723 decisions of 40 skilled/expert games, 2 (11 of 1,955 before the lens
+contacts). Timed
 in the same run on 20 twelve-barrel turns: median 9.9 ms against 87.5 ms for the loop's early
 exits and 354 ms for the plain loop (p90 114 ms: a crash is decided twice). (Measured at
 1920 x 80 before the default changed: with no locks the compound path agreed on 500/500, a 3
@@ -43,6 +47,7 @@ from sim.geometry import deck_gradient, slope_along, to_slice
 from sim.params import Params, load_params
 from sim.referees.compound_world import BarrelPlacement, CompoundWorld
 from sim.referees.loop import DecisionRun, run_to_decision
+from sim.slice_contact import Faces
 from sim.static_check import SizeTable, interface_margins_one
 from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
 
@@ -93,8 +98,9 @@ class CompoundDecisionRun(DecisionRun):
         """The lock plan of each phase run so far (for tests and measurements)."""
         super().__init__(params, tower, placement, turn)
 
-    def _build_world(self, tower: TowerState, direction: float, deck_slope: float | None, *,
-                     placed: tuple | None = None, end_slope: float | None = None) -> CompoundWorld:
+    def _build_world(self, tower: TowerState, direction: float, deck_slope: float | None,
+                     faces: Sequence[Faces], *, placed: tuple | None = None,
+                     end_slope: float | None = None) -> CompoundWorld:
         params = self.params
         if deck_slope is None:
             deck_slope = slope_along(deck_gradient(params.ship, tower.turns_by_sailor()), direction)
@@ -107,12 +113,11 @@ class CompoundDecisionRun(DecisionRun):
         self.plans.append(plan)
         world = CompoundWorld(params, deck_slope)
         tilt_scale = math.cos(direction - tower.slice_direction_rad)
-        sliced = [to_slice(b.x_m, b.y_m, direction) for b in tower.barrels]
         members = []
-        for index, (barrel, (along, across)) in enumerate(zip(tower.barrels, sliced)):
-            above = sliced[index + 1][1] if index + 1 < len(sliced) else None
+        for barrel, barrel_faces in zip(tower.barrels, faces):
+            along, across = to_slice(barrel.x_m, barrel.y_m, direction)
             members.append(BarrelPlacement(params.barrel(barrel.size), along, barrel.z_m,
-                                           barrel.tilt_rad * tilt_scale, across, above))
+                                           barrel.tilt_rad * tilt_scale, across, barrel_faces))
         world.add_tower(members, plan)
         return world
 

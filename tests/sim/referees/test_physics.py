@@ -14,10 +14,12 @@ from sim.referees import make_referee
 from sim.referees.compound_world import BarrelPlacement, CompoundWorld
 from sim.referees.loop import LoopReferee
 from sim.referees.physics import CompoundReferee, PhysicsReferee, lock_plan
+from sim.slice_contact import Faces
 from sim.static_check import SizeTable
 from sim.tower import BarrelPose, Placement, Turn
 
 PARAMS = load_params()
+FULL_FACES = Faces(PARAMS.barrel("large").end_diameter_m / 2, PARAMS.barrel("large").end_diameter_m / 2)
 CONVERGED = PARAMS
 """The default [solver] is the converged setting (tests/sim/test_convergence.py)."""
 
@@ -27,8 +29,7 @@ def _stack(world: CompoundWorld, locked: list[bool], slope_offset_m: float = 0.0
     z, members = 0.0, []
     for k in range(len(locked)):
         z_centre = (-PARAMS.ship.recess_depth_m if k == 0 else z) + spec.height_m / 2
-        above = 0.0 if k < len(locked) - 1 else None
-        members.append(BarrelPlacement(spec, slope_offset_m * k, z_centre, 0.0, 0.0, above))
+        members.append(BarrelPlacement(spec, slope_offset_m * k, z_centre, 0.0, 0.0, FULL_FACES))
         z = z_centre + spec.height_m / 2
     world.add_tower(members, locked)
 
