@@ -40,6 +40,7 @@ from kipp.analysis.orders import resolve_orders
 from kipp.analysis.physics_quality import KIND, read_quality
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.stats import Z95
+from sim.params import Params, load_params
 
 FAMILY = "confirm"
 """The stream family of the new rounds (:func:`kipp.analysis.difficulty.round_streams`)."""
@@ -61,12 +62,14 @@ def extremes(values: np.ndarray, top: int) -> tuple[np.ndarray, np.ndarray]:
     return ranked[:top], ranked[len(values) - top:]
 
 
-def confirm(results: str | Path, top: int = 20, rounds: int = 2000, workers: int = 1, progress: bool = True,
-            fast: RefereeSpec | None = None, orders: list[tuple[str, ...]] | None = None) -> dict:
+def confirm(results: str | Path, params: Params, top: int = 20, rounds: int = 2000, workers: int = 1,
+            progress: bool = True, fast: RefereeSpec | None = None,
+            orders: list[tuple[str, ...]] | None = None) -> dict:
     """The report (see the module docstring) as a JSON-ready dict: per list (``hardest``, fewest
     barrels stacked first; ``easiest``, most last), every order's sweep and confirmed values.
-    ``fast`` defaults to the sweep's fast referee and ``orders`` to its ``--orders`` (tests hand in
-    a factory and their orders)."""
+    ``params`` is the sweep's parameter set (its new rounds are played under it: referee, ship,
+    bot); ``fast`` defaults to the sweep's fast referee and ``orders`` to its ``--orders`` (tests
+    hand in a factory and their orders)."""
     if top < 1 or rounds < 2:
         raise ValueError(f"need at least 1 order per list and 2 rounds, got top={top}, rounds={rounds}")
     model, seed, spec, fast_name = sweep_settings(results)
@@ -78,7 +81,7 @@ def confirm(results: str | Path, top: int = 20, rounds: int = 2000, workers: int
     picked = np.concatenate([hardest, easiest])
     lines = [sweep.lines[i] for i in picked]
     played = references(orders, picked, model, seed, rounds, fast if fast is not None else fast_name, workers,
-                        progress, family=FAMILY, desc="confirming rounds")
+                        progress, family=FAMILY, desc="confirming rounds", params=params)
     report = {"results": str(results), "player": model.player, "barrels": model.barrels, "seed": seed,
               "top": top, "rounds": rounds, "referee": fast_name}
     bounds = {"stacked": (0.0, float(model.barrels)), "completed": (0.0, 1.0)}
@@ -118,10 +121,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=20, help="orders in each list (hardest, easiest)")
     parser.add_argument("--rounds", type=int, default=2000, help="new fast rounds per order")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--params", default=None, metavar="FILE", help="the sweep's --params (default: the defaults)")
     parser.add_argument("--json", default=None, help="write the report here")
     args = parser.parse_args(argv)
     try:
-        report = confirm(args.results, args.top, args.rounds, args.workers)
+        report = confirm(args.results, load_params(args.params), args.top, args.rounds, args.workers)
     except (OSError, ValueError) as error:
         print(f"Error: {error}", file=sys.stderr)
         return 2

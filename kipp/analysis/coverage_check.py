@@ -33,7 +33,7 @@ from kipp.analysis.orders import resolve_orders
 from kipp.analysis.physics_quality import read_quality
 from kipp.analysis.stats import Z95, wilson_interval
 from kipp.analysis.sweep import run_with_progress
-from sim.params import load_params
+from sim.params import Params, load_params
 from sim.seeds import stream
 
 BLOCK = 20
@@ -54,9 +54,10 @@ def _block(model: RoundModel, referee: RefereeSpec, params, seed: int, held: lis
 
 def references(orders: list, picked: np.ndarray, model: RoundModel, seed: int, rounds: int, referee: RefereeSpec,
                workers: int, progress: bool, family: str = "holdout",
-               desc: str = "held-out physics rounds") -> dict[str, tuple[np.ndarray, np.ndarray]]:
+               desc: str = "held-out physics rounds", *, params: Params) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Per metric: the picked orders' means over ``rounds`` rounds each of their own (streams
-    ``(family, i * rounds + k, ...)`` for the ``i``-th picked order) and their standard errors."""
+    ``(family, i * rounds + k, ...)`` for the ``i``-th picked order) and their standard errors,
+    played under the parameter set ``params`` (the sweep's: its referees, ship and bot)."""
     held = [orders[int(i)] for i in picked]
     stacked = np.zeros((rounds, len(held)))
     completed = np.zeros((rounds, len(held)))
@@ -66,7 +67,6 @@ def references(orders: list, picked: np.ndarray, model: RoundModel, seed: int, r
         stacked[first:first + len(s)], completed[first:first + len(c)] = s, c
         return len(s)
 
-    params = load_params()
     tasks = ((model, referee, params, seed, held, rounds, first, min(BLOCK, rounds - first), family)
              for first in range(0, rounds, BLOCK))
     run_with_progress(_block, tasks, record, workers=workers, progress=progress, total=rounds, unit="round",
@@ -93,7 +93,7 @@ def check(results: str, orders: list, model: RoundModel, seed: int, holdout: int
     picked = np.sort(stream(seed, "holdout", "order sample").choice(len(orders), holdout, replace=False))
     held_out = [estimate.lines[i] for i in picked]
     refs = (reused_references(reference, held_out, rounds, referee) if reference is not None else
-            references(orders, picked, model, seed, rounds, referee, workers, progress))
+            references(orders, picked, model, seed, rounds, referee, workers, progress, params=load_params()))
     report = {"results": str(results), "orders": holdout, "rounds": rounds, "referee": referee,
               "held_out": held_out}
     for name, est, bounds in (("stacked", estimate.stacked, estimate.stacked_interval()),

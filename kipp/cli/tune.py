@@ -413,7 +413,7 @@ def _quality(orders, orders_spec, model, bot, plan, params, seed, workers, sched
             if confirm_top is not None:
                 from kipp.analysis.confirm import confirm, format_report
 
-                confirmed = confirm(path, confirm_top, CONFIRM_ROUNDS, workers, not no_progress,
+                confirmed = confirm(path, params, confirm_top, CONFIRM_ROUNDS, workers, not no_progress,
                                     fast=_referee_spec("fast"), orders=orders)
     click.echo(f"{_describe(model, bot, len(orders))}; seed {seed}")
     click.echo(format_quality(result, top))
