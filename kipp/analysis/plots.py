@@ -1,6 +1,9 @@
 """Plots of the analyses (matplotlib). Each function draws on ``ax`` (a new figure's axes if
 None) and returns what it drew, so tests can look at the artists; :func:`save` writes a
-figure. The caller picks the backend (``MPLBACKEND=Agg`` headless)."""
+figure. The caller picks the backend (``MPLBACKEND=Agg`` headless).
+
+Every figure's title names what it shows and ``about``: the player model, the referee and the
+sample size (rounds or games), e.g. ``"casual, fast referee, 200 rounds per order"``."""
 
 from __future__ import annotations
 
@@ -18,8 +21,9 @@ def _axes(ax):
     return ax
 
 
-def difficulty_histogram(summaries: Sequence, ax=None, what: str = "mean_stacked"):
-    """Histogram over orders of ``mean_stacked`` (default) or ``p_complete``; returns the bar patches."""
+def difficulty_histogram(summaries: Sequence, ax=None, what: str = "mean_stacked", about: str = ""):
+    """Histogram over orders of ``mean_stacked`` (default) or ``p_complete``, titled with the
+    metric and ``about``; returns the bar patches."""
     ax = _axes(ax)
     values = np.array([getattr(s, what) for s in summaries], dtype=float)
     label = {"mean_stacked": "mean barrels stacked per round", "p_complete": "P(round completed)"}[what]
@@ -29,20 +33,22 @@ def difficulty_histogram(summaries: Sequence, ax=None, what: str = "mean_stacked
     _, _, patches = ax.hist(values, bins=bins, range=value_range, color="tab:blue", edgecolor="white")
     ax.set_xlabel(label)
     ax.set_ylabel("orders")
-    ax.set_title(f"Difficulty of {len(values)} orders")
+    what_text = {"mean_stacked": "Barrels stacked", "p_complete": "Rounds completed"}[what]
+    ax.set_title(f"{what_text}: {len(values)} orders" + (f"\n{about}" if about else ""), fontsize="medium")
     return patches
 
 
 def difficulty_vs_feature(summaries: Sequence, ax=None, feature: str = "large_position",
-                          what: str = "mean_stacked"):
-    """Each order's ``what`` (with its 95% interval) against ``feature``; returns the errorbar container."""
+                          what: str = "mean_stacked", about: str = ""):
+    """Each order's ``what`` (with its 95% interval) against ``feature``, titled with ``about``;
+    returns the errorbar container."""
     ax = _axes(ax)
     x = np.array([getattr(s, feature) for s in summaries], dtype=float)
     if what == "mean_stacked":
         y = np.array([s.mean_stacked for s in summaries])
         low = np.array([s.stacked_low for s in summaries])
         high = np.array([s.stacked_high for s in summaries])
-        ax.set_ylabel("mean barrels stacked per round [95% CI]")
+        ax.set_ylabel("mean barrels stacked per round [95%, bounded]")
     else:
         y = np.array([s.p_complete for s in summaries])
         low = np.array([s.p_low for s in summaries])
@@ -51,6 +57,8 @@ def difficulty_vs_feature(summaries: Sequence, ax=None, feature: str = "large_po
     err = np.vstack([np.nan_to_num(y - low), np.nan_to_num(high - y)])
     drawn = ax.errorbar(x, y, yerr=err, fmt="o", ms=3, alpha=0.6, elinewidth=0.6, color="tab:blue")
     ax.set_xlabel({"large_position": "mean position of the large barrels (1 = bottom)"}.get(feature, feature))
+    ax.set_title(f"Difficulty against the large barrels' place: {len(x)} orders" + (f"\n{about}" if about else ""),
+                 fontsize="medium")
     if len(x) > 2 and np.ptp(x) > 0:
         slope, intercept = np.polyfit(x, y, 1)
         xs = np.linspace(x.min(), x.max(), 2)
@@ -59,19 +67,21 @@ def difficulty_vs_feature(summaries: Sequence, ax=None, feature: str = "large_po
     return drawn
 
 
-def tune_figure(summaries: Sequence):
-    """The ``kipp tune --plot`` figure: distributions of difficulty and difficulty vs a feature."""
+def tune_figure(summaries: Sequence, about: str):
+    """The ``kipp tune --plot`` figure: distributions of difficulty and difficulty vs a feature,
+    each panel titled with its own metric and ``about`` (player model, referee, rounds)."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5), layout="constrained")
-    difficulty_histogram(summaries, axes[0], "p_complete")
-    difficulty_histogram(summaries, axes[1], "mean_stacked")
-    difficulty_vs_feature(summaries, axes[2])
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.8), layout="constrained")
+    difficulty_histogram(summaries, axes[0], "p_complete", about)
+    difficulty_histogram(summaries, axes[1], "mean_stacked", about)
+    difficulty_vs_feature(summaries, axes[2], about=about)
     return fig
 
 
-def compare_panel(summaries: Sequence, metric: str, ax=None):
-    """One metric of ``kipp compare`` per arm with its 95% interval; returns the errorbar container."""
+def compare_panel(summaries: Sequence, metric: str, ax=None, about: str = ""):
+    """One metric of ``kipp compare`` per arm with its 95% interval, titled with the metric and
+    ``about``; returns the errorbar container."""
     from kipp.analysis.compare import METRICS
 
     ax = _axes(ax)
@@ -82,20 +92,21 @@ def compare_panel(summaries: Sequence, metric: str, ax=None):
     x = np.arange(len(values))
     drawn = ax.errorbar(x, y, yerr=err, fmt="o", capsize=4, color="tab:blue")
     ax.set_xticks(x, [s.arm for s in summaries], rotation=25, ha="right")
-    ax.set_title(METRICS[metric])
+    ax.set_title(METRICS[metric] + (f"\n{about}" if about else ""), fontsize="medium")
     ax.grid(axis="y", alpha=0.3)
     return drawn
 
 
-def compare_figure(summaries: Sequence):
-    """The ``kipp compare --plot`` figure: one panel per metric."""
+def compare_figure(summaries: Sequence, about: str):
+    """The ``kipp compare --plot`` figure: one panel per metric, each titled with ``about``
+    (player model, referee, games per arm)."""
     import matplotlib.pyplot as plt
 
     from kipp.analysis.compare import METRICS
 
     fig, axes = plt.subplots(1, len(METRICS), figsize=(4 * len(METRICS), 4), layout="constrained")
     for metric, ax in zip(METRICS, axes):
-        compare_panel(summaries, metric, ax)
+        compare_panel(summaries, metric, ax, about)
     return fig
 
 

@@ -371,7 +371,7 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
     if plot is not None:
         from kipp.analysis.plots import tune_figure
 
-        save_plot(tune_figure(summaries), plot)
+        save_plot(tune_figure(summaries, f"{player}, {referee_name} referee, {rounds} rounds per order"), plot)
 
 
 def save_csv(rows, path: str, about: str) -> None:
@@ -428,7 +428,8 @@ def _quality(orders, orders_spec, model, bot, plan, params, seed, workers, sched
     if plot is not None:
         from kipp.analysis.plots import tune_figure
 
-        save_plot(tune_figure(summaries(result)), plot)
+        save_plot(tune_figure(summaries(result), f"{model.player}, physics quality ({plan.fast_rounds} fast rounds "
+                                                 "per order, corrected)"), plot)
 
 
 def _race(orders, model, bot, question, referee_name, params, seed, workers, scheduler, no_progress, *,
@@ -445,7 +446,7 @@ def _race(orders, model, bot, question, referee_name, params, seed, workers, sch
 
     with sweep_errors(None), open_executor(workers, scheduler) as executor:
         play = shared_player(orders, model, _referee_spec(referee_name), params, seed, executor)
-        result = race(len(orders), play, question, max_rounds=max_rounds, on_batch=report)
+        result = race(len(orders), play, question, max_rounds=max_rounds, on_batch=report, most=model.barrels)
     click.echo(f"{_describe(model, bot, len(orders))}; referee {referee_name}; seed {seed}")
     verdict = "sure at 95% confidence" if result.sure else "NOT sure: the round limit came first"
     click.echo(f"Race {verdict}: {result.rounds_played:,} order-rounds played; a uniform sweep to the same "
