@@ -118,3 +118,41 @@ def save(fig, path: str) -> None:
         fig.savefig(path, dpi=110)
     finally:
         plt.close(fig)
+
+
+def tornado(result, ax=None, metric: str = "completed"):
+    """``kipp sensitivity --plot``: per parameter (largest effect at the top) a bar from the default
+    to its low end's and to its high end's effect on ``metric`` (``completed``: P(complete);
+    ``stacked``: barrels stacked), each with its 95% interval; titled with the player model,
+    the referee and the rounds per arm. Returns the bar containers (low, high)."""
+    ax = _axes(ax)
+    names = result.ranked()[::-1]  # barh draws bottom up: the largest effect ends on top
+    y = np.arange(len(names))
+    drawn = []
+    for side, colour, offset in (("low", "tab:blue", -0.18), ("high", "tab:red", 0.18)):
+        arms = [next(a for a in result.arms if a.parameter == n and a.side.value == side) for n in names]
+        effects = [getattr(a, metric) for a in arms]
+        means = np.array([e.mean for e in effects])
+        err = np.vstack([means - np.array([e.low for e in effects]), np.array([e.high for e in effects]) - means])
+        drawn.append(ax.barh(y + offset, means, height=0.34, color=colour, label=f"{side} end of the range",
+                             xerr=np.nan_to_num(err), error_kw={"elinewidth": 0.8, "capsize": 2}))
+    ax.axvline(0.0, color="black", lw=0.8)
+    ax.set_yticks(y, names)
+    label = {"completed": "change of P(complete)", "stacked": "change of barrels stacked per round"}[metric]
+    ax.set_xlabel(f"{label} against the default set [95%]")
+    m = result.model
+    ax.set_title(f"What the unmeasured toy moves: {label}\n{m.player}, {m.barrels} barrels"
+                 f"{', half turns' if m.half_turn else ''}, {result.referee_name} referee, "
+                 f"{result.games} rounds per arm", fontsize="medium")
+    ax.legend(loc="lower right", fontsize="small")
+    return drawn
+
+
+def tornado_figure(result):
+    """The ``kipp sensitivity --plot`` figure: the tornado of P(complete) and of barrels stacked."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(14, 0.45 * len(result.ranked()) + 2.5), layout="constrained")
+    tornado(result, axes[0], "completed")
+    tornado(result, axes[1], "stacked")
+    return fig

@@ -175,7 +175,7 @@ def format_table(summaries: list[OrderSummary], top: int = 10) -> str:
     lines += ["", f"All orders: {completed} of {total_rounds} rounds completed "
                   f"({completed / max(1, total_rounds):.3f} [{lo:.3f}, {hi:.3f}]); "
                   f"L pos = mean position of the large barrels (1 = bottom); bounded t = Student t within "
-                  f"0 to all barrels (Wilson on the scaled mean where the rounds have no spread)."]
+                  f"0 to all barrels (a Wilson bound where the rounds have no spread)."]
     return "\n".join(lines)
 
 

@@ -57,10 +57,15 @@ def test_the_bounded_interval_is_the_t_interval_where_that_stays_inside():
     assert mean_interval(values, low=0, high=12) == pytest.approx(mean_interval(values))
 
 
-def test_the_zero_spread_interval_is_wilsons_on_the_scaled_mean():
-    """Four games without a crash, crashes per game in [0, 3]: 3 x Wilson(0 of 4)."""
+def test_the_zero_spread_interval_bounds_the_share_of_other_values_by_wilson():
+    """Four games without a crash, crashes per game in [0, 3]: at most Wilson(0 of 4) of all games
+    have a crash, of at most 3; a paired difference that was 0 in all of 50 rounds, in [-1, 1]:
+    within +- Wilson(0 of 50)."""
     _, lo, hi = mean_interval([0, 0, 0, 0], low=0, high=3)
     assert (lo, hi) == pytest.approx((0.0, 3 * wilson_interval(0, 4)[1]))
+    _, lo, hi = mean_interval([0] * 50, low=-1, high=1)
+    assert (lo, hi) == pytest.approx((-wilson_interval(0, 50)[1], wilson_interval(0, 50)[1]))
+    assert hi == pytest.approx(0.0714, abs=1e-4)
 
 
 def test_bounded_coverage_on_a_skewed_variable():
