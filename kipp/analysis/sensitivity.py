@@ -344,6 +344,27 @@ def sensitivity(model: RoundModel, games: int, *, seed: int = 0, params_path: st
     return effects(run, arms, played, games)
 
 
+def to_json(result: SensitivityResult) -> dict:
+    """The result as a JSON-ready dict (``--json``; :func:`from_json` reads it back)."""
+    report = asdict(result)
+    for arm in report["arms"]:
+        arm["side"] = arm["side"].value
+    return {"kind": KIND, **report}
+
+
+def from_json(report: dict) -> SensitivityResult:
+    """A result written by :func:`to_json` (``ValueError`` for another kind of report)."""
+    if report.get("kind") != KIND:
+        raise ValueError(f"not a {KIND} report (kind {report.get('kind')!r})")
+    arms = [ArmEffects(a["parameter"], Side(a["side"]), a["value"],
+                       *(Effect(**a[name]) for name in ("completed", "stacked", "half_turns", "nine_barrels",
+                                                         "rank_correlation")))
+            for a in report["arms"]]
+    return SensitivityResult(RoundModel(**report["model"]), report["referee_name"], report["games"], report["seed"],
+                             *(tuple(report[name]) for name in ("completed", "stacked", "half_turns", "nine_barrels")),
+                             arms)
+
+
 # --- the report -------------------------------------------------------------------------------
 
 def headline(result: SensitivityResult) -> str:

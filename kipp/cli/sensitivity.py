@@ -8,6 +8,7 @@ from kipp.cli.options import (
     UserError,
     _load,
     barrels_option,
+    check_output,
     player_model_option,
     seed_option,
 )
@@ -93,9 +94,11 @@ def _referee_spec(name: str):
               help=f"Vary only these parameters [default: all: {parameters_help()}].")
 @click.option("--plot", default=None, metavar="FILE.png",
               help="A tornado chart: each parameter's effect on P(complete) and on barrels stacked.")
+@click.option("--json", "json_out", default=None, metavar="FILE.json",
+              help="Also write the effects as JSON (what notebooks/measure_your_set.ipynb reads).")
 def sensitivity(player: str, barrels: int, half_turn: bool, games: int, seed: int, params_path: str | None,
                 referee_name: str, workers: int | None, scheduler: str | None, out: str | None, no_progress: bool,
-                parameters, plot: str | None) -> None:
+                parameters, plot: str | None, json_out: str | None) -> None:
     """Which answers survive the unmeasured toy, and what to measure first.
 
     Every default of the parameter file is an assumption until a real set is measured.
@@ -119,6 +122,7 @@ def sensitivity(player: str, barrels: int, half_turn: bool, games: int, seed: in
     scheduler = check_scheduler(scheduler)
     out = check_results_out(out)
     plot = check_plot(plot)
+    json_out = check_output("--json", json_out)
     try:
         with sweep_errors(out):
             result = run(RoundModel(barrels, half_turn, player=player), games, seed=seed, params_path=params_path,
@@ -130,6 +134,12 @@ def sensitivity(player: str, barrels: int, half_turn: bool, games: int, seed: in
     click.echo(format_result(result))
     if out is not None:
         click.echo(f"Every round of every arm: {out}")
+    if json_out is not None:
+        from kipp.analysis.export import write_json
+        from kipp.analysis.sensitivity import to_json
+
+        write_json(to_json(result), json_out)
+        click.echo(f"Effects: {json_out}")
     if plot is not None:
         from kipp.analysis.plots import tornado_figure
 

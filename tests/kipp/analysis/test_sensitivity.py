@@ -5,6 +5,7 @@ result. The fast referee plays (it is quick and reads the geometry, not the solv
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -12,7 +13,7 @@ from click.testing import CliRunner
 
 import kipp.analysis.sensitivity
 from kipp.analysis.difficulty import RoundModel
-from kipp.analysis.sensitivity import BLOCK, panel_orders, sensitivity
+from kipp.analysis.sensitivity import BLOCK, format_result, from_json, panel_orders, sensitivity
 from kipp.analysis.uncertain import UNCERTAIN, Spread, Uncertain, by_name
 from kipp.cli import main
 
@@ -83,14 +84,17 @@ def test_the_panel_holds_both_family_extremes_and_is_fixed():
     assert "".join(s[0].upper() for s in panel[0]) == "LLLLMMMMSSSS" and panel == panel_orders(12)
 
 
-def test_cli_table_headline_and_tornado(tmp_path):
-    plot = tmp_path / "t.png"
+def test_cli_table_headline_tornado_and_json(tmp_path):
+    plot, report = tmp_path / "t.png", tmp_path / "s.json"
     result = CliRunner().invoke(main, ["sensitivity", "--only", "thread pitch,turn rate", "--games", "4",
-                                       "--referee", "fast", "--workers", "1", "--no-progress", "--plot", str(plot)])
+                                       "--referee", "fast", "--workers", "1", "--no-progress", "--plot", str(plot),
+                                       "--json", str(report)])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("Measure first: the ")
     assert "thread pitch" in result.output and "turn rate" in result.output
     assert plot.stat().st_size > 10_000
+    again = from_json(json.loads(report.read_text()))
+    assert format_result(again) in result.output
 
 
 @pytest.mark.parametrize("args, text", [
