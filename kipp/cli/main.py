@@ -24,6 +24,7 @@ _SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "tune": ("kipp.cli.tune", "tune", "Rank barrel orders by difficulty (P(complete), barrels stacked)."),
     "compare": ("kipp.cli.compare", "compare", "Compare the standard game with the variants, with intervals."),
     "sensitivity": ("kipp.cli.sensitivity", "sensitivity", "How the answers move over the toy's uncertain parameters."),
+    "design": ("kipp.cli.design", "design", "The value of one parameter that gives a target completion rate."),
 }
 
 
