@@ -368,7 +368,8 @@ def from_json(report: dict) -> SensitivityResult:
 # --- the report -------------------------------------------------------------------------------
 
 def headline(result: SensitivityResult) -> str:
-    """Which measurement of a real set would change the answers most (the players' hand aside)."""
+    """Which measurement of a real set would change the answers most (the players' hand aside),
+    and which parameters the referee did not feel at all."""
     from kipp.analysis.uncertain import by_name
 
     of_set = [n for n in result.ranked() if n != PLACEMENT_ERROR]
@@ -376,13 +377,18 @@ def headline(result: SensitivityResult) -> str:
         return "No parameter of the set was varied."
     first = of_set[0]
     arms = [a for a in result.arms if a.parameter == first]
-    moves = ", ".join(f"{a.side.value} end {a.completed.text(3)}" for a in arms)
+    moves = " and ".join(f"{a.completed.text(3)} at its {a.side.value} end ({a.value:.4g})" for a in arms)
     sure = any(a.completed.resolved() for a in arms)
-    text = (f"Measure first: the {first} ({by_name(first).how_to_measure}). Over its plausible range it moves "
-            f"P(complete) by {moves}" + ("." if sure else
-                                         ", but not resolved at 95% with these games: play more to be sure."))
+    text = (f"Measure first: the {first}. Over its plausible range it moves P(complete) by {moves}"
+            + ("." if sure else ", but that is not resolved at 95% with these rounds: play more to be sure.")
+            + f" How: {by_name(first).how_to_measure}.")
     if len(of_set) > 1:
         text += f" Then: {', '.join(of_set[1:4])}."
+    idle = [n for n in of_set if all(a.completed.mean == a.stacked.mean == 0 and a.rank_correlation.mean == 1
+                                     for a in result.arms if a.parameter == n)]
+    if idle:
+        text += (f"\nExactly no effect on the {result.referee_name} referee (every round the same at both ends): "
+                 f"{', '.join(idle)}; that referee may not model it, so judge it with physics.")
     return text
 
 
