@@ -73,21 +73,20 @@ def mean_interval_from_sums(total: float, total_sq: float, n: int, *, low: float
     and its 95% interval (:data:`BOUNDED_T`, see the module docstring), from their sum and sum of
     squares.
 
-    Without a finite range, a sample without spread (or of one value) has an undefined
-    interval: ``nan`` bounds.
+    Without a finite range, one value has an undefined interval (``nan`` bounds) and values
+    without spread the plain t interval, a point.
     """
     if n == 0:
         return math.nan, math.nan, math.nan
     mean = total / n
     variance = max(0.0, (total_sq - n * mean * mean) / (n - 1)) if n > 1 else 0.0
+    bounded = math.isfinite(low) and math.isfinite(high)
     # sums of squares of equal values can leave a rounding residue; a spread that small is none
-    if variance <= 1e-12 * max(1.0, mean * mean):
-        if low == high:  # a quantity that can take one value only
-            return mean, float(low), float(high)
-        if not (math.isfinite(low) and math.isfinite(high)):
-            return mean, math.nan, math.nan
+    if bounded and variance <= 1e-12 * max(1.0, mean * mean):
         other = _wilson_share(0.0, n)[1]  # the most the share of values unlike these can be
         return mean, float(max(low, mean - other * (mean - low))), float(min(high, mean + other * (high - mean)))
+    if n == 1:
+        return mean, math.nan, math.nan
     half = _t_quantile(n - 1) * math.sqrt(variance / n)
     return mean, float(max(low, mean - half)), float(min(high, mean + half))
 

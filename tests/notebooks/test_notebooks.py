@@ -21,6 +21,7 @@ SMALL = {
     "younger_sailor_variants.ipynb": 'GAMES = 1\nPLAYERS = 2\nREFEREE = "physics"\nWORKERS = 1\nSEED = 1\n',
     "referee_choice.ipynb": 'ORDERS = "sample:3"\nROUNDS = 2\nBARRELS = 9\nREFEREES = ("physics", "hybrid", "fast")\n'
                             'WORKERS = 1\nSEED = 1\n',
+    "measure_your_set.ipynb": 'RESULTS = "results/sensitivity_casual_fast.json"\n',
 }
 
 def _check_difficulty(text: str) -> None:
@@ -55,8 +56,15 @@ def _check_referees(text: str) -> None:
     assert "physics  " in text and "+0.000 [+0.000, +0.000]" in text, "physics against itself: no difference"
 
 
+def _check_measure(text: str) -> None:
+    """The committed sensitivity results are read: the headline, the table, the advice per parameter."""
+    assert "Read results/sensitivity_casual_fast.json: fast referee, player casual" in text
+    assert "Measure first: the " in text and "panel rank corr." in text
+    assert re.search(r"^ 1\. [a-z]", text, re.MULTILINE)
+
+
 CHECKS = {"barrel_order_difficulty.ipynb": _check_difficulty, "younger_sailor_variants.ipynb": _check_variants,
-          "referee_choice.ipynb": _check_referees}
+          "referee_choice.ipynb": _check_referees, "measure_your_set.ipynb": _check_measure}
 
 
 @pytest.mark.parametrize("name", sorted(SMALL))
