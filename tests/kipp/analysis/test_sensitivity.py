@@ -107,3 +107,20 @@ def test_cli_bad_input_is_one_error_line(args, text):
     lines = result.output.strip().splitlines()
     assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("Error:") and text in lines[0], \
         result.output
+
+
+def test_the_arms_are_the_parameter_files_set_with_one_value_moved(tmp_path):
+    from kipp.analysis.sensitivity import build_arms
+    from kipp.analysis.uncertain import Side
+
+    path = tmp_path / "mine.toml"
+    path.write_text("[ship]\nthread_pitch_mm = 4.0\n[barrels.large]\nheight_mm = 40.0\n")
+    arms = build_arms(CASUAL, (by_name("thread pitch"), by_name("barrel heights")), path)
+    default, pitch_low, pitch_high, short, tall = arms
+    assert default.side is Side.DEFAULT and default.params.ship.thread_pitch_m == pytest.approx(0.004)
+    pitches = (pitch_low.params.ship.thread_pitch_m, pitch_high.params.ship.thread_pitch_m)
+    assert pitches == pytest.approx((0.0025, 0.005))
+    assert pitch_low.params.barrel("large").height_m == pytest.approx(0.040)  # the file's other values stay
+    assert short.params.barrel("large").height_m == pytest.approx(0.038)  # +-2 mm around the file's 40
+    assert tall.params.barrel("small").height_m == pytest.approx(0.026)  # and around the default 24
+    assert short.params.ship.thread_pitch_m == pytest.approx(0.004)
