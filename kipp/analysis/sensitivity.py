@@ -110,10 +110,18 @@ class SensitivityRun:
     referee_name: str
     params_id: str
     parameters: tuple[str, ...]
+    arms_id: tuple[str, ...] = ()
+    """Every arm's parameter set and hand (:func:`arms_fingerprints`): a change of a range is another run."""
 
     def options(self) -> dict:
         return {**asdict(self.model), "seed": self.seed, "referee": self.referee_name, "params": self.params_id,
-                "parameters": list(self.parameters), "block": BLOCK, "panel": PANEL, "panel_seed": PANEL_SEED}
+                "parameters": list(self.parameters), "arms": list(self.arms_id), "block": BLOCK, "panel": PANEL,
+                "panel_seed": PANEL_SEED}
+
+
+def arms_fingerprints(arms: list[Arm]) -> tuple[str, ...]:
+    """Per arm, a hash of its parameter set and its hand (what its rounds depend on besides the run's options)."""
+    return tuple(f"{params_fingerprint(a.params)}:{a.sigma_mm!r}" for a in arms)
 
 
 def build_arms(model: RoundModel, parameters: tuple[Uncertain, ...], path: str | Path | None) -> list[Arm]:
@@ -338,7 +346,7 @@ def sensitivity(model: RoundModel, games: int, *, seed: int = 0, params_path: st
         referee_name = referee if isinstance(referee, str) else getattr(referee, "__qualname__", repr(referee))
     arms = build_arms(model, parameters, params_path)
     run = SensitivityRun(model, seed, referee_name, params_fingerprint(arms[0].params),
-                         tuple(u.name for u in parameters))
+                         tuple(u.name for u in parameters), arms_fingerprints(arms))
     played = run_sensitivity(run, arms, games, out, referee=referee, workers=workers, scheduler=scheduler,
                              progress=progress)
     return effects(run, arms, played, games)

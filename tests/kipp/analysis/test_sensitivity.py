@@ -124,3 +124,14 @@ def test_the_arms_are_the_parameter_files_set_with_one_value_moved(tmp_path):
     assert short.params.barrel("large").height_m == pytest.approx(0.038)  # +-2 mm around the file's 40
     assert tall.params.barrel("small").height_m == pytest.approx(0.026)  # and around the default 24
     assert short.params.ship.thread_pitch_m == pytest.approx(0.004)
+
+
+def test_a_results_file_of_other_ranges_is_refused(tmp_path):
+    from kipp.analysis.results_store import ResultsFileError
+
+    out = tmp_path / "s.sqlite"
+    pitch = by_name("thread pitch")
+    sensitivity(CASUAL, 2, seed=1, parameters=(pitch,), referee="fast", out=out)
+    narrower = Uncertain(pitch.name, pitch.keys, pitch.spread, 2.8, 3.5, pitch.unit, pitch.how_to_measure)
+    with pytest.raises(ResultsFileError, match="arms:"):
+        sensitivity(CASUAL, 2, seed=1, parameters=(narrower,), referee="fast", out=out)
