@@ -13,6 +13,7 @@ import sys
 
 from kipp.analysis.confirm import ROUNDS, confirm, format_report
 from kipp.analysis.export import write_json
+from sim.params import load_params
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -21,10 +22,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=20, help="orders in each list (hardest, easiest)")
     parser.add_argument("--rounds", type=int, default=ROUNDS, help="new fast rounds per order")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--params", default=None, metavar="FILE", help="the sweep's --params (default: the defaults)")
     parser.add_argument("--json", default=None, help="write the report here")
     args = parser.parse_args(argv)
     try:
-        report = confirm(args.results, args.top, args.rounds, args.workers)
+        report = confirm(args.results, load_params(args.params), args.top, args.rounds, args.workers)
     except (OSError, ValueError) as error:
         print(f"Error: {error}", file=sys.stderr)
         return 2

@@ -33,6 +33,7 @@ from kipp.analysis.orders import resolve_orders
 from kipp.analysis.own_rounds import references
 from kipp.analysis.physics_quality import read_quality
 from kipp.analysis.stats import Z95, wilson_interval
+from sim.params import load_params
 from sim.seeds import stream
 
 
@@ -54,7 +55,7 @@ def check(results: str, orders: list, model: RoundModel, seed: int, holdout: int
     picked = np.sort(stream(seed, "holdout", "order sample").choice(len(orders), holdout, replace=False))
     held_out = [estimate.lines[i] for i in picked]
     refs = (reused_references(reference, held_out, rounds, referee) if reference is not None else
-            references(orders, picked, model, seed, rounds, referee, workers, progress))
+            references(orders, picked, model, seed, rounds, referee, workers, progress, params=load_params()))
     report = {"results": str(results), "orders": holdout, "rounds": rounds, "referee": referee,
               "held_out": held_out}
     for name, est, bounds in (("stacked", estimate.stacked, estimate.stacked_interval()),

@@ -297,6 +297,27 @@ _SCHEMA: dict[str, Any] = {
 _BARREL_KEYS = tuple(_SCHEMA["barrels"].schema)
 
 
+def key_range(key: str) -> tuple[float, float]:
+    """The range the schema allows for the numeric parameter at the dotted ``key`` (e.g.
+    ``ship.thread_pitch_mm``, ``barrels.large.mass_g``), ``-inf``/``inf`` where it sets none;
+    ``KeyError`` for a key that is not a number of the parameter file.
+
+    >>> key_range("ship.thread_pitch_mm")
+    (0.1, 20.0)
+    """
+    node: Any = _SCHEMA
+    for part in key.split("."):
+        if isinstance(node, EachTable):
+            node = node.schema  # any table name (a barrel size) stands for itself
+            continue
+        if not isinstance(node, dict) or part not in node:
+            raise KeyError(key)
+        node = node[part]
+    if not isinstance(node, Number):
+        raise KeyError(key)
+    return (-math.inf if node.low is None else float(node.low)), (math.inf if node.high is None else float(node.high))
+
+
 PHYSICS_REVISION = 3
 """The physics referee's code, as it decides: raise it with any change to what a decision
 returns for the same parameters (2: towers fall across the slice; 3: every interface's

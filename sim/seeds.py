@@ -18,6 +18,10 @@ The paths in use (``i``, ``k``, ``g`` indices):
   ``("holdout", k, ...)``; the panel of top-up round ``j`` of stage ``s`` from
   ``("topup panel", s, j)``; the confirmation of a sweep's extremes
   (:mod:`kipp.analysis.confirm`) from ``("confirm", k, ...)``;
+- ``kipp sensitivity`` and ``kipp design``: round ``k`` of every arm draws from
+  ``("sensitivity", k, ...)`` (as ``kipp tune``'s), its line from ``("sensitivity line", k, barrels)``;
+  the fixed panel of orders from ``("sensitivity panel", barrels)`` under a fixed root; bootstrap
+  resamples from ``("bootstrap",)``; the design's arms from ``("design", ...)``;
 - the benchmark situations: their games from ``derived_seed(root, "benchmark game", g)``,
   their selection from ``("benchmark selection",)``; the physics turn situations from
   ``("turn situation", i)``;
@@ -36,7 +40,8 @@ import numpy as np
 STREAMS: dict[str, int] = {name: code for code, name in enumerate((
     "die", "shuffle", "bot", "game", "round", "place", "wild", "order sample", "benchmark game",
     "benchmark selection", "turn situation", "synthetic", "likelihood", "anchor", "holdout", "paired",
-    "topup panel", "confirm"), start=1)}
+    "topup panel", "confirm",
+    "sensitivity", "sensitivity line", "sensitivity panel", "bootstrap", "design"), start=1)}
 """Stream name -> the integer it stands for in a spawn key (fixed: results depend on them)."""
 
 

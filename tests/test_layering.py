@@ -189,3 +189,17 @@ def test_the_lab_stands_on_sim_kipp_and_calibration_below_the_command_line(modul
 def test_calibration_never_imports_pygame():
     for module in rooms("calibration"):
         assert "pygame" not in module_level_closure(module) | {n.split(".")[0] for n, _ in imports(module)}
+
+
+def _calls_decide(module: str) -> bool:
+    """Does ``module`` call a method named ``decide`` (a referee's verdict) anywhere?"""
+    tree = ast.parse(modules()[module].read_text(encoding="utf-8"))
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "decide"
+               for node in ast.walk(tree))
+
+
+def test_only_the_lookahead_player_asks_the_referee_it_is_handed():
+    """The one exception to "players never ask a referee": ``kipp.players.lookahead`` (a bound on
+    skill, not a person) calls ``decide`` on the referee handed to it; it imports none."""
+    asking = [m for m in rooms("kipp.players") if _calls_decide(m)]
+    assert asking == ["kipp.players.lookahead"], asking

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from kipp.analysis.difficulty import RefereeSpec, cached_referee
 from kipp.analysis.results_store import ResultsStore
-from kipp.analysis.stats import mean_interval, wilson_interval
+from kipp.analysis.stats import BOUNDED_T, mean_interval, wilson_interval
 from kipp.analysis.sweep import chunk_size, chunked, run_with_progress
 from kipp.players.models import DEFAULT_MODEL, make_bot
-from kipp.rules.config import GameConfig
+from kipp.rules.config import ROUNDS, GameConfig
 from kipp.rules.play import play_game
 from kipp.rules.replay import params_fingerprint
 from sim.params import Params
@@ -190,29 +190,61 @@ def run_compare(games: int, *, players: int = 2, seed: int = 0, params: Params, 
     return summarise(records)
 
 
+def arm_barrels(arm: str) -> int:
+    """Barrels of a round of ``arm`` (the most a round can stack)."""
+    return GameConfig(players=("Bot",), **ARMS[arm]).barrels
+
+
 def summarise(records: dict[str, dict[int, GameRecord]]) -> list[ArmSummary]:
-    """Per-arm intervals, and paired differences from ``standard`` when it is an arm."""
+    """Per-arm intervals, and paired differences from ``standard`` when it is an arm.
+
+    Every interval stays within what its quantity can be (:mod:`kipp.analysis.stats`): Wilson
+    for the share of rounds completed, :data:`~kipp.analysis.stats.BOUNDED_T` for the means
+    (barrels stacked in [0, barrels], crashes per game in [0, rounds per game], the winner's
+    chips in [0, all chips], turns >= 0) and for the paired differences (of shares in [-1, 1],
+    of barrels stacked within +- the larger arm's barrels).
+    """
     out = []
     base = records.get("standard")
+    chips = GameConfig(players=("Bot",)).total_chips
     for arm, by_game in records.items():
         games = [by_game[g] for g in sorted(by_game)]
         rounds = sum(len(r.completed) for r in games)
         done = sum(sum(r.completed) for r in games)
         lo, hi = wilson_interval(done, rounds)
+        barrels = arm_barrels(arm)
         summary = ArmSummary(
             arm, len(games), (done / rounds, lo, hi),
-            mean_interval([s for r in games for s in r.stacked]),
-            mean_interval([r.crashes for r in games]),
-            mean_interval([r.winner_chips for r in games]),
-            mean_interval([r.turns for r in games]))
+            mean_interval([s for r in games for s in r.stacked], low=0.0, high=barrels),
+            mean_interval([r.crashes for r in games], low=0.0, high=ROUNDS),
+            mean_interval([r.winner_chips for r in games], low=0.0, high=chips),
+            mean_interval([r.turns for r in games], low=0.0))
         if base is not None and arm != "standard":
             pairs = [(r, base[r.game]) for r in games if r.game in base]
+            most = max(barrels, arm_barrels("standard"))
             summary.completion_vs_standard = mean_interval(
-                [sum(a.completed) / len(a.completed) - sum(b.completed) / len(b.completed) for a, b in pairs])
+                [sum(a.completed) / len(a.completed) - sum(b.completed) / len(b.completed) for a, b in pairs],
+                low=-1.0, high=1.0)
             summary.stacked_vs_standard = mean_interval(
-                [sum(a.stacked) / len(a.stacked) - sum(b.stacked) / len(b.stacked) for a, b in pairs])
+                [sum(a.stacked) / len(a.stacked) - sum(b.stacked) / len(b.stacked) for a, b in pairs],
+                low=-most, high=most)
         out.append(summary)
     return out
+
+
+NOT_RESOLVED = "not resolved"
+"""What :func:`verdict` says of a difference whose 95% interval holds 0."""
+
+
+def verdict(interval: tuple[float, float, float], more: str, less: str) -> str:
+    """Plain words for a paired difference: ``more`` or ``less`` when its 95% interval excludes 0,
+    else :data:`NOT_RESOLVED`."""
+    _, lo, hi = interval
+    if lo > 0:
+        return more
+    if hi < 0:
+        return less
+    return NOT_RESOLVED
 
 
 def _cell(interval: tuple[float, float, float], digits: int) -> str:
@@ -228,7 +260,7 @@ def format_compare(summaries: list[ArmSummary], players: int) -> str:
     widths = [13] + [22] * len(METRICS)
     header = ["arm", *METRICS.values()]
     lines = [f"{games} games of {players} bots per arm, common random numbers across arms; "
-             "[95% interval: Wilson for rounds completed, Student t for means]",
+             f"[95% interval: Wilson for rounds completed; for the means, {BOUNDED_T}]",
              "  ".join(h.ljust(w) for h, w in zip(header, widths))]
     for s in summaries:
         cells = [s.arm, _cell(s.completion, 3), _cell(s.stacked, 2), _cell(s.crashes, 2),
@@ -236,9 +268,13 @@ def format_compare(summaries: list[ArmSummary], players: int) -> str:
         lines.append("  ".join(c.ljust(w) for c, w in zip(cells, widths)))
     paired = [s for s in summaries if not math.isnan(s.completion_vs_standard[0])]
     if paired:
-        lines += ["", "Difference from the standard game, paired game by game [95% t interval]:",
-                  f"{'arm':<13}  {'rounds completed':<24}  {'barrels stacked / round':<24}"]
+        lines += ["", f"Difference from the standard game, paired game by game [95%: {BOUNDED_T}]:",
+                  f"{'arm':<13}  {'rounds completed':<24}  {'barrels stacked / round':<24}  verdict"]
         for s in paired:
+            said = (f"completed: {verdict(s.completion_vs_standard, 'more', 'fewer')}; "
+                    f"stacked: {verdict(s.stacked_vs_standard, 'more', 'fewer')}")
             lines.append(f"{s.arm:<13}  {_cell(s.completion_vs_standard, 3):<24}  "
-                         f"{_cell(s.stacked_vs_standard, 2):<24}")
+                         f"{_cell(s.stacked_vs_standard, 2):<24}  {said}")
+        lines.append(f"({NOT_RESOLVED}: the 95% interval holds 0, so these games do not tell whether the variant "
+                     "gives more or fewer)")
     return "\n".join(lines)

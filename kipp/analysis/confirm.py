@@ -37,6 +37,7 @@ from kipp.analysis.own_rounds import references
 from kipp.analysis.physics_quality import KIND, read_quality
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.stats import Z95
+from sim.params import Params
 
 ROUNDS = 2000
 """Fast rounds of its own for each order confirmed, by default (``kipp tune --confirm``). The 40
@@ -62,12 +63,14 @@ def extremes(values: np.ndarray, top: int) -> tuple[np.ndarray, np.ndarray]:
     return ranked[:top], ranked[len(values) - top:]
 
 
-def confirm(results: str | Path, top: int = 20, rounds: int = ROUNDS, workers: int = 1, progress: bool = True,
-            fast: RefereeSpec | None = None, orders: list[tuple[str, ...]] | None = None) -> dict:
+def confirm(results: str | Path, params: Params, top: int = 20, rounds: int = ROUNDS, workers: int = 1,
+            progress: bool = True, fast: RefereeSpec | None = None,
+            orders: list[tuple[str, ...]] | None = None) -> dict:
     """The report (see the module docstring) as a JSON-ready dict: per list (``hardest``, fewest
     barrels stacked first; ``easiest``, most last), every order's sweep and confirmed values.
-    ``fast`` defaults to the sweep's fast referee and ``orders`` to its ``--orders`` (tests hand in
-    a factory and their orders)."""
+    ``params`` is the sweep's parameter set (its new rounds are played under it: referee, ship,
+    bot); ``fast`` defaults to the sweep's fast referee and ``orders`` to its ``--orders`` (tests
+    hand in a factory and their orders)."""
     if top < 1 or rounds < 2:
         raise ValueError(f"need at least 1 order per list and 2 rounds, got top={top}, rounds={rounds}")
     model, seed, spec, fast_name = sweep_settings(results)
@@ -79,7 +82,7 @@ def confirm(results: str | Path, top: int = 20, rounds: int = ROUNDS, workers: i
     picked = np.concatenate([hardest, easiest])
     lines = [sweep.lines[i] for i in picked]
     played = references(orders, picked, model, seed, rounds, fast if fast is not None else fast_name, workers,
-                        progress, family=FAMILY, desc="confirming rounds")
+                        progress, family=FAMILY, desc="confirming rounds", params=params)
     report = {"results": str(results), "player": model.player, "barrels": model.barrels, "seed": seed,
               "top": top, "rounds": rounds, "referee": fast_name}
     bounds = {"stacked": (0.0, float(model.barrels)), "completed": (0.0, 1.0)}

@@ -15,7 +15,7 @@ import numpy as np
 
 from kipp.analysis.difficulty import RefereeSpec, RoundModel, cached_referee, play_round
 from kipp.analysis.sweep import run_with_progress
-from sim.params import load_params
+from sim.params import Params
 
 BLOCK = 20
 """Reference rounds per task."""
@@ -35,9 +35,10 @@ def _block(model: RoundModel, referee: RefereeSpec, params, seed: int, held: lis
 
 def references(orders: list, picked: np.ndarray, model: RoundModel, seed: int, rounds: int, referee: RefereeSpec,
                workers: int, progress: bool, family: str = "holdout",
-               desc: str = "held-out physics rounds") -> dict[str, tuple[np.ndarray, np.ndarray]]:
+               desc: str = "held-out physics rounds", *, params: Params) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Per metric: the picked orders' means over ``rounds`` rounds each of their own (streams
-    ``(family, i * rounds + k, ...)`` for the ``i``-th picked order) and their standard errors."""
+    ``(family, i * rounds + k, ...)`` for the ``i``-th picked order) and their standard errors,
+    played under the parameter set ``params`` (the sweep's: its referees, ship and bot)."""
     held = [orders[int(i)] for i in picked]
     stacked = np.zeros((rounds, len(held)))
     completed = np.zeros((rounds, len(held)))
@@ -47,7 +48,6 @@ def references(orders: list, picked: np.ndarray, model: RoundModel, seed: int, r
         stacked[first:first + len(s)], completed[first:first + len(c)] = s, c
         return len(s)
 
-    params = load_params()
     tasks = ((model, referee, params, seed, held, rounds, first, min(BLOCK, rounds - first), family)
              for first in range(0, rounds, BLOCK))
     run_with_progress(_block, tasks, record, workers=workers, progress=progress, total=rounds, unit="round",

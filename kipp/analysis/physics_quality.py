@@ -405,4 +405,7 @@ def format_quality(result: QualityResult, top: int = 10) -> str:
         body = [f"Hardest {top} of {n} orders (lowest P(complete), ties: fewest barrels stacked):", header,
                 *lines(enumerate(rows[:top], start=1)), "", f"Easiest {top} (easiest last):", header,
                 *lines(enumerate(rows[-top:], start=n - top + 1))]
-    return "\n".join(head + body + ["", "L pos = mean position of the large barrels (1 = bottom)."])
+    from kipp.analysis.tune import ranking_verdict
+
+    return "\n".join(head + body + ["", *ranking_verdict(rows, top), "",
+                                     "L pos = mean position of the large barrels (1 = bottom)."])

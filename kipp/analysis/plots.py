@@ -1,6 +1,9 @@
 """Plots of the analyses (matplotlib). Each function draws on ``ax`` (a new figure's axes if
 None) and returns what it drew, so tests can look at the artists; :func:`save` writes a
-figure. The caller picks the backend (``MPLBACKEND=Agg`` headless)."""
+figure. The caller picks the backend (``MPLBACKEND=Agg`` headless).
+
+Every figure's title names what it shows and ``about``: the player model, the referee and the
+sample size (rounds or games), e.g. ``"casual, fast referee, 200 rounds per order"``."""
 
 from __future__ import annotations
 
@@ -18,8 +21,9 @@ def _axes(ax):
     return ax
 
 
-def difficulty_histogram(summaries: Sequence, ax=None, what: str = "mean_stacked"):
-    """Histogram over orders of ``mean_stacked`` (default) or ``p_complete``; returns the bar patches."""
+def difficulty_histogram(summaries: Sequence, ax=None, what: str = "mean_stacked", about: str = ""):
+    """Histogram over orders of ``mean_stacked`` (default) or ``p_complete``, titled with the
+    metric and ``about``; returns the bar patches."""
     ax = _axes(ax)
     values = np.array([getattr(s, what) for s in summaries], dtype=float)
     label = {"mean_stacked": "mean barrels stacked per round", "p_complete": "P(round completed)"}[what]
@@ -29,20 +33,22 @@ def difficulty_histogram(summaries: Sequence, ax=None, what: str = "mean_stacked
     _, _, patches = ax.hist(values, bins=bins, range=value_range, color="tab:blue", edgecolor="white")
     ax.set_xlabel(label)
     ax.set_ylabel("orders")
-    ax.set_title(f"Difficulty of {len(values)} orders")
+    what_text = {"mean_stacked": "Barrels stacked", "p_complete": "Rounds completed"}[what]
+    ax.set_title(f"{what_text}: {len(values)} orders" + (f"\n{about}" if about else ""), fontsize="medium")
     return patches
 
 
 def difficulty_vs_feature(summaries: Sequence, ax=None, feature: str = "large_position",
-                          what: str = "mean_stacked"):
-    """Each order's ``what`` (with its 95% interval) against ``feature``; returns the errorbar container."""
+                          what: str = "mean_stacked", about: str = ""):
+    """Each order's ``what`` (with its 95% interval) against ``feature``, titled with ``about``;
+    returns the errorbar container."""
     ax = _axes(ax)
     x = np.array([getattr(s, feature) for s in summaries], dtype=float)
     if what == "mean_stacked":
         y = np.array([s.mean_stacked for s in summaries])
         low = np.array([s.stacked_low for s in summaries])
         high = np.array([s.stacked_high for s in summaries])
-        ax.set_ylabel("mean barrels stacked per round [95% CI]")
+        ax.set_ylabel("mean barrels stacked per round [95%, bounded]")
     else:
         y = np.array([s.p_complete for s in summaries])
         low = np.array([s.p_low for s in summaries])
@@ -51,6 +57,8 @@ def difficulty_vs_feature(summaries: Sequence, ax=None, feature: str = "large_po
     err = np.vstack([np.nan_to_num(y - low), np.nan_to_num(high - y)])
     drawn = ax.errorbar(x, y, yerr=err, fmt="o", ms=3, alpha=0.6, elinewidth=0.6, color="tab:blue")
     ax.set_xlabel({"large_position": "mean position of the large barrels (1 = bottom)"}.get(feature, feature))
+    ax.set_title(f"Difficulty against the large barrels' place: {len(x)} orders" + (f"\n{about}" if about else ""),
+                 fontsize="medium")
     if len(x) > 2 and np.ptp(x) > 0:
         slope, intercept = np.polyfit(x, y, 1)
         xs = np.linspace(x.min(), x.max(), 2)
@@ -59,19 +67,21 @@ def difficulty_vs_feature(summaries: Sequence, ax=None, feature: str = "large_po
     return drawn
 
 
-def tune_figure(summaries: Sequence):
-    """The ``kipp tune --plot`` figure: distributions of difficulty and difficulty vs a feature."""
+def tune_figure(summaries: Sequence, about: str):
+    """The ``kipp tune --plot`` figure: distributions of difficulty and difficulty vs a feature,
+    each panel titled with its own metric and ``about`` (player model, referee, rounds)."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5), layout="constrained")
-    difficulty_histogram(summaries, axes[0], "p_complete")
-    difficulty_histogram(summaries, axes[1], "mean_stacked")
-    difficulty_vs_feature(summaries, axes[2])
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.8), layout="constrained")
+    difficulty_histogram(summaries, axes[0], "p_complete", about)
+    difficulty_histogram(summaries, axes[1], "mean_stacked", about)
+    difficulty_vs_feature(summaries, axes[2], about=about)
     return fig
 
 
-def compare_panel(summaries: Sequence, metric: str, ax=None):
-    """One metric of ``kipp compare`` per arm with its 95% interval; returns the errorbar container."""
+def compare_panel(summaries: Sequence, metric: str, ax=None, about: str = ""):
+    """One metric of ``kipp compare`` per arm with its 95% interval, titled with the metric and
+    ``about``; returns the errorbar container."""
     from kipp.analysis.compare import METRICS
 
     ax = _axes(ax)
@@ -82,20 +92,21 @@ def compare_panel(summaries: Sequence, metric: str, ax=None):
     x = np.arange(len(values))
     drawn = ax.errorbar(x, y, yerr=err, fmt="o", capsize=4, color="tab:blue")
     ax.set_xticks(x, [s.arm for s in summaries], rotation=25, ha="right")
-    ax.set_title(METRICS[metric])
+    ax.set_title(METRICS[metric] + (f"\n{about}" if about else ""), fontsize="medium")
     ax.grid(axis="y", alpha=0.3)
     return drawn
 
 
-def compare_figure(summaries: Sequence):
-    """The ``kipp compare --plot`` figure: one panel per metric."""
+def compare_figure(summaries: Sequence, about: str):
+    """The ``kipp compare --plot`` figure: one panel per metric, each titled with ``about``
+    (player model, referee, games per arm)."""
     import matplotlib.pyplot as plt
 
     from kipp.analysis.compare import METRICS
 
     fig, axes = plt.subplots(1, len(METRICS), figsize=(4 * len(METRICS), 4), layout="constrained")
     for metric, ax in zip(METRICS, axes):
-        compare_panel(summaries, metric, ax)
+        compare_panel(summaries, metric, ax, about)
     return fig
 
 
@@ -107,3 +118,41 @@ def save(fig, path: str) -> None:
         fig.savefig(path, dpi=110)
     finally:
         plt.close(fig)
+
+
+def tornado(result, ax=None, metric: str = "completed"):
+    """``kipp sensitivity --plot``: per parameter (largest effect at the top) a bar from the default
+    to its low end's and to its high end's effect on ``metric`` (``completed``: P(complete);
+    ``stacked``: barrels stacked), each with its 95% interval; titled with the player model,
+    the referee and the rounds per arm. Returns the bar containers (low, high)."""
+    ax = _axes(ax)
+    names = result.ranked()[::-1]  # barh draws bottom up: the largest effect ends on top
+    y = np.arange(len(names))
+    drawn = []
+    for side, colour, offset in (("low", "tab:blue", -0.18), ("high", "tab:red", 0.18)):
+        arms = [next(a for a in result.arms if a.parameter == n and a.side.value == side) for n in names]
+        effects = [getattr(a, metric) for a in arms]
+        means = np.array([e.mean for e in effects])
+        err = np.vstack([means - np.array([e.low for e in effects]), np.array([e.high for e in effects]) - means])
+        drawn.append(ax.barh(y + offset, means, height=0.34, color=colour, label=f"{side} end of the range",
+                             xerr=np.nan_to_num(err), error_kw={"elinewidth": 0.8, "capsize": 2}))
+    ax.axvline(0.0, color="black", lw=0.8)
+    ax.set_yticks(y, names)
+    label = {"completed": "change of P(complete)", "stacked": "change of barrels stacked per round"}[metric]
+    ax.set_xlabel(f"{label} against the default set [95%]")
+    m = result.model
+    ax.set_title(f"What the unmeasured toy moves: {label}\n{m.player}, {m.barrels} barrels"
+                 f"{', half turns' if m.half_turn else ''}, {result.referee_name} referee, "
+                 f"{result.games} rounds per arm", fontsize="medium")
+    ax.legend(loc="lower right", fontsize="small")
+    return drawn
+
+
+def tornado_figure(result):
+    """The ``kipp sensitivity --plot`` figure: the tornado of P(complete) and of barrels stacked."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(14, 0.45 * len(result.ranked()) + 2.5), layout="constrained")
+    tornado(result, axes[0], "completed")
+    tornado(result, axes[1], "stacked")
+    return fig

@@ -90,9 +90,10 @@ class RaceResult:
 
 def race(n_orders: int, play: Callable[[np.ndarray, range], np.ndarray], question: Question, *,
          confidence: float = 0.95, tolerance: float = 0.1, first_rounds: int = 4, max_rounds: int = 4096,
-         on_batch: Callable[[int, int], None] | None = None) -> RaceResult:
+         on_batch: Callable[[int, int], None] | None = None, most: float = math.inf) -> RaceResult:
     """Race ``n_orders`` orders; ``play(indices, rounds)`` returns the outcomes (rounds x orders)
-    of the orders ``indices`` in the rounds ``rounds`` (the same rounds for all of them)."""
+    of the orders ``indices`` in the rounds ``rounds`` (the same rounds for all of them), each
+    between 0 and ``most`` (the barrels of a round: the chosen orders' intervals stay within)."""
     looks = max(1, math.ceil(math.log2(max(2, max_rounds / first_rounds))) + 1)
     z = NormalDist().inv_cdf(1 - (1 - confidence) / (2 * n_orders * looks))
     alive = np.arange(n_orders)
@@ -126,7 +127,7 @@ def race(n_orders: int, play: Callable[[np.ndarray, range], np.ndarray], questio
     batches.append((rounds, len(alive)))
     hardest = [int(alive[j]) for j in hard]
     easiest = [int(alive[j]) for j in easy][::-1]
-    means = {int(alive[j]): mean_interval(history[:, j].tolist()) for j in (*hard, *easy)}
+    means = {int(alive[j]): mean_interval(history[:, j].tolist(), low=0.0, high=most) for j in (*hard, *easy)}
     return RaceResult(hardest, easiest, sure, left, means, played, rounds * n_orders, batches)
 
 

@@ -93,7 +93,7 @@ class OrderSummary(Difficulty):
 
 def summarise_row(line: str, rounds: int, completed: int, hist: list[int]) -> OrderSummary:
     n, total, total_sq = histogram_moments(hist)
-    mean, low, high = mean_interval_from_sums(total, total_sq, n)
+    mean, low, high = mean_interval_from_sums(total, total_sq, n, low=0.0, high=float(len(line)))
     p_low, p_high = wilson_interval(completed, rounds)
     return OrderSummary(line, completed / rounds, p_low, p_high, mean, low, high, mean_position(parse_order(line)),
                         rounds=rounds, completed=completed)
@@ -114,6 +114,26 @@ def ranked(summaries: list[OrderSummary]) -> list[OrderSummary]:
     return sorted(summaries, key=lambda s: (s.p_complete, s.mean_stacked, s.line))
 
 
+def ranking_verdict(order: list[Difficulty], top: int) -> list[str]:
+    """Plain lines saying whether the ``top`` hardest and easiest of ``order`` (ranked hardest
+    first, by P(complete)) are told apart from the other orders at 95% on P(complete): resolved
+    when no other order's interval reaches theirs (with every order listed, the single hardest
+    and easiest order are judged)."""
+    n = len(order)
+    if n < 2:
+        return []
+    k = top if n > 2 * top else 1
+    hardest_edge = max(s.p_high for s in order[:k])
+    easiest_edge = min(s.p_low for s in order[-k:])
+    lines = ["Ranking at 95% confidence (P(complete)):"]
+    for which, reach in (("hardest", sum(s.p_low <= hardest_edge for s in order[k:])),
+                         ("easiest", sum(s.p_high >= easiest_edge for s in order[:-k]))):
+        subject = f"the {k:,} {which}" if k > 1 else f"the {which} order"
+        lines.append(f"  {subject}: " + ("resolved (no other order's interval reaches theirs)" if not reach else
+                                         f"NOT resolved: the intervals of {reach:,} other orders reach theirs"))
+    return lines
+
+
 def _fmt(x: float, digits: int) -> str:
     return "   nan" if math.isnan(x) else f"{x:.{digits}f}"
 
@@ -122,7 +142,7 @@ def format_table(summaries: list[OrderSummary], top: int = 10) -> str:
     """The terminal table: the ``top`` hardest and easiest orders with 95% intervals."""
     order = ranked(summaries)
     header = (f"{'rank':>5}  {'order':<12}  {'P(complete) [95% Wilson]':<26}  "
-              f"{'barrels stacked [95% CI]':<25}  {'L pos':>5}")
+              f"{'barrels stacked [95% bounded t]':<25}  {'L pos':>5}")
 
     def rows(items):
         for rank, s in items:
@@ -138,12 +158,14 @@ def format_table(summaries: list[OrderSummary], top: int = 10) -> str:
         lines = [f"Hardest {top} of {n} orders (lowest P(complete), ties: fewest barrels stacked):", header,
                  *rows(enumerate(order[:top], start=1)), "", f"Easiest {top} (easiest last):", header,
                  *rows(enumerate(order[-top:], start=n - top + 1))]
+    lines += ["", *ranking_verdict(order, top)]
     total_rounds = sum(s.rounds for s in summaries)
     completed = sum(s.completed for s in summaries)
     lo, hi = wilson_interval(completed, total_rounds) if total_rounds else (math.nan, math.nan)
     lines += ["", f"All orders: {completed} of {total_rounds} rounds completed "
                   f"({completed / max(1, total_rounds):.3f} [{lo:.3f}, {hi:.3f}]); "
-                  f"L pos = mean position of the large barrels (1 = bottom)."]
+                  f"L pos = mean position of the large barrels (1 = bottom); bounded t = Student t within "
+                  f"0 to all barrels (a Wilson bound where the rounds have no spread)."]
     return "\n".join(lines)
 
 
@@ -174,7 +196,7 @@ def quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Params
     run_quality_sweep(run, orders, params, out, fast=fast, physics=physics, workers=workers, scheduler=scheduler,
                       progress=progress)
     result = read_quality(out, orders)
-    confirmed = (confirm(out, confirm_top, workers=workers, progress=progress, fast=fast, orders=orders)
+    confirmed = (confirm(out, params, confirm_top, workers=workers, progress=progress, fast=fast, orders=orders)
                  if confirm_top is not None else None)
     return QualitySweep(result, confirmed)
 

@@ -69,4 +69,4 @@ def compare(games: int, players: int, seed: int, params: Params | None, referee_
     if plot is not None:
         from kipp.analysis.plots import compare_figure
 
-        save_plot(compare_figure(summaries), plot)
+        save_plot(compare_figure(summaries, f"{player}, {referee_name} referee, {games} games per arm"), plot)

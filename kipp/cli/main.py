@@ -23,6 +23,8 @@ _SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "bench": ("kipp.cli.bench", "bench", "Measure referee speeds and agreement with physics on this machine."),
     "tune": ("kipp.cli.tune", "tune", "Rank barrel orders by difficulty (P(complete), barrels stacked)."),
     "compare": ("kipp.cli.compare", "compare", "Compare the standard game with the variants, with intervals."),
+    "sensitivity": ("kipp.cli.sensitivity", "sensitivity", "How the answers move over the toy's uncertain parameters."),
+    "design": ("kipp.cli.design", "design", "The value of one parameter that gives a target completion rate."),
 }
 
 

@@ -251,7 +251,7 @@ def _one_referee(orders, orders_spec, model, bot, rounds, referee_name, params, 
         save_csv(summaries, csv_out, f"kipp tune, referee {referee_name}, {rounds} rounds per order, player "
                                      f"{model.player}, seed {seed}")
     if plot is not None:
-        save_plot(tune_figure(summaries), plot)
+        save_plot(tune_figure(summaries, f"{model.player}, {referee_name} referee, {rounds} rounds per order"), plot)
 
 
 def _quality(orders, orders_spec, model, bot, plan, params, seed, workers, scheduler, out, plot, csv_out, top,
@@ -280,7 +280,8 @@ def _quality(orders, orders_spec, model, bot, plan, params, seed, workers, sched
                                              f"{model.barrels} barrels, seed {seed}, wall {result.wall_s:.0f} s, "
                                              f"physics share {result.physics_share:.3f}")
     if plot is not None:
-        save_plot(tune_figure(summaries(result)), plot)
+        save_plot(tune_figure(summaries(result), f"{model.player}, physics quality ({plan.fast_rounds} fast rounds "
+                                                 "per order, corrected)"), plot)
 
 
 def _race(orders, model, bot, question, referee_name, params, seed, workers, scheduler, no_progress, *,

@@ -176,6 +176,11 @@ class Bot:
         if self.aim == "balance" and state is not None:
             x, y = self.balance_aim_m(state)
             aim_mm = (x * 1000, y * 1000)
+        return self.execute(aim_mm, where, rng)
+
+    def execute(self, aim_mm: tuple[float, float], where: PlaceAnywhere, rng: np.random.Generator) -> Place:
+        """The placement a hand of ``sigma_mm`` makes when it aims at ``aim_mm`` (deck frame, mm):
+        Gaussian error per axis, rounded to micrometres, within the rules' limit."""
         error = rng.normal(0.0, self.sigma_mm, size=2) if self.sigma_mm > 0 else np.zeros(2)
         x, y = np.clip(np.round(np.asarray(aim_mm, dtype=float) + error, 3), -where.limit_mm, where.limit_mm)
         return Place(float(x) + 0.0, float(y) + 0.0)

@@ -31,6 +31,11 @@ The numbers are choices, defended here:
   the aim, and passes as ``skilled`` does (500 games x 2 seatings: +4.8 points of wins
   [-0.5, +10.1], chips +0.02 [-0.13, +0.17]).
 
+- ``lookahead`` is not a person, and not in :data:`MODELS` (no command seats it, since it must be
+  handed the referee): :class:`kipp.players.lookahead.LookaheadBot` tries candidate aims on the
+  referee before it lets go, then errs by its hand (0.5 or 1 mm). It bounds what skill can do
+  (:mod:`kipp.analysis.skill_ceiling`).
+
 >>> bot = make_bot("skilled", "Ann")
 >>> bot.aim, bot.sigma_mm, bot.model
 ('balance', 1.0, 'skilled')

@@ -21,6 +21,8 @@ SMALL = {
     "younger_sailor_variants.ipynb": 'GAMES = 1\nPLAYERS = 2\nREFEREE = "physics"\nWORKERS = 1\nSEED = 1\n',
     "referee_choice.ipynb": 'ORDERS = "sample:3"\nROUNDS = 2\nBARRELS = 9\nREFEREES = ("physics", "hybrid", "fast")\n'
                             'WORKERS = 1\nSEED = 1\n',
+    "measure_your_set.ipynb": 'RESULTS = "results/sensitivity_casual_fast.json"\n',
+    "skill_and_luck.ipynb": 'ROUNDS = 3\nREFEREE = "fast"\nSIGMAS_MM = (1.0,)\nWORKERS = 1\nSEED = 1\n',
 }
 
 def _check_difficulty(text: str) -> None:
@@ -55,8 +57,23 @@ def _check_referees(text: str) -> None:
     assert "physics  " in text and "+0.000 [+0.000, +0.000]" in text, "physics against itself: no difference"
 
 
-CHECKS = {"barrel_order_difficulty.ipynb": _check_difficulty, "younger_sailor_variants.ipynb": _check_variants,
-          "referee_choice.ipynb": _check_referees}
+def _check_measure(text: str) -> None:
+    """The committed sensitivity results are read: the headline, the table, the advice per parameter."""
+    assert "Read results/sensitivity_casual_fast.json: fast referee, player casual" in text
+    assert "Measure first: the " in text and "panel rank corr." in text
+    assert re.search(r"^ 1\. [a-z]", text, re.MULTILINE)
+
+
+def _check_skill(text: str) -> None:
+    """The lookahead player and the skilled one, every variant, one row each."""
+    assert "The skill ceiling: the lookahead player (asks the fast referee about its aims), 3 rounds per row" in text
+    for variant in ("standard", "half turns", "nine barrels", "half + nine"):
+        assert re.search(rf"^{re.escape(variant)} +1\.0mm +\d\.\d{{3}} \[", text, re.MULTILINE), variant
+
+
+CHECKS = {"barrel_order_difficulty.ipynb": _check_difficulty, "skill_and_luck.ipynb": _check_skill,
+          "younger_sailor_variants.ipynb": _check_variants,
+          "referee_choice.ipynb": _check_referees, "measure_your_set.ipynb": _check_measure}
 
 
 @pytest.mark.parametrize("name", sorted(SMALL))

@@ -24,8 +24,8 @@ def test_confirmed_orders_are_the_sweeps_extremes_played_on_rounds_of_their_own(
     out = tmp_path / "q.sqlite"
     run_quality_sweep(_run(plan=SAMPLED), orders, PARAMS, out, fast=fast, physics=physics)
     sweep = read_quality(out, orders)
-    one = confirm(out, top=3, rounds=12, fast=fast, orders=orders, progress=False)
-    two = confirm(out, top=3, rounds=12, fast=fast, orders=orders, progress=False, workers=2)
+    one = confirm(out, PARAMS, top=3, rounds=12, fast=fast, orders=orders, progress=False)
+    two = confirm(out, PARAMS, top=3, rounds=12, fast=fast, orders=orders, progress=False, workers=2)
     assert one == two
     ranked = np.argsort(sweep.stacked.mean, kind="stable")
     assert [r["order"] for r in one["hardest"]] == [sweep.lines[i] for i in ranked[:3]]
@@ -44,7 +44,7 @@ def test_too_many_orders_asked_for_is_an_error(tmp_path):
     out = tmp_path / "q.sqlite"
     run_quality_sweep(_run(plan=SAMPLED), orders, PARAMS, out, fast=fast, physics=physics)
     with pytest.raises(ValueError, match="fewer than two lists of 21"):
-        confirm(out, top=21, rounds=12, fast=fast, orders=orders, progress=False)
+        confirm(out, PARAMS, top=21, rounds=12, fast=fast, orders=orders, progress=False)
 
 
 @pytest.mark.slow
@@ -57,7 +57,7 @@ def test_confirmed_values_cover_the_brute_force_truth(tmp_path):
     out = tmp_path / "q.sqlite"
     run_quality_sweep(_run(8, Plan(60, 12, fast_anchors=2000, paired_orders=100)), orders, PARAMS, out,
                       fast=fast, physics=physics)
-    report = confirm(out, top=15, rounds=300, fast=fast, orders=orders, progress=False)
+    report = confirm(out, PARAMS, top=15, rounds=300, fast=fast, orders=orders, progress=False)
     truth, truth_se = _brute_force_truth()
     where = {line: i for i, line in enumerate(read_quality(out, orders).lines)}
     rows = report["hardest"] + report["easiest"]

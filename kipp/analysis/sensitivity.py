@@ -1,0 +1,432 @@
+"""``kipp sensitivity``: how the answers move over each uncertain parameter's plausible range.
+
+For every parameter of :data:`kipp.analysis.uncertain.UNCERTAIN` (or those asked for) the
+*arms* are the parameter set with that parameter at the low and at the high end of its range,
+besides the *default* arm (the set itself). Every arm plays the same rounds: round ``k`` of
+every arm draws its barrel line, die rolls, placement errors and wild choices from the same
+streams (``("sensitivity", k, ...)``, :func:`kipp.analysis.difficulty.round_streams`), so an
+arm differs from the default only by its parameter, and a parameter that changes nothing
+gives an effect of exactly 0. In round ``k`` each arm plays
+
+- the measured variant (``--barrels``, ``--half-turn``) with a line drawn for round ``k``;
+- the same with the other turn (half instead of full, or full instead of half): the paired
+  effect of half turns, P(complete, half) - P(complete, full);
+- the same with the other barrel count (9 instead of 12, or 12 instead of 9): the paired
+  effect of nine barrels, P(complete, 9) - P(complete, 12);
+- a fixed panel of :data:`PANEL` orders (the two families' extremes, large barrels at the
+  bottom and at the top, and orders drawn once for all from a fixed seed), each in round ``k``
+  (played once per shared prefix, :mod:`kipp.analysis.shared_rounds`): its barrels stacked.
+
+An arm's *effect* on a measurement is its paired difference from the default arm, round by
+round, with a 95% interval that stays within what the difference can be
+(:data:`kipp.analysis.stats.BOUNDED_T`: P(complete) differences in [-1, 1], barrels in
+[-N, N], differences of the variants' effects in [-2, 2]). The panel's *rank correlation* is
+Spearman's between the panel's mean barrels stacked in the arm and in the default arm, with a
+95% percentile bootstrap over the rounds (the same resampled rounds for both arms; always in
+[-1, 1]): near 1, the hardest and easiest orders keep their place.
+
+Results go to a results file as blocks of :data:`BLOCK` rounds of one arm finish (one row
+each); a rerun with the same file plays only the blocks missing, and more ``--games`` extend
+it. Seeds depend on the round only, so 1 worker, N workers and a Dask cluster store the same.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tempfile
+from dataclasses import asdict, dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from kipp.analysis.difficulty import RefereeSpec, RoundModel, cached_referee, play_round
+from kipp.analysis.orders import barrel_set, order_text, parse_order, sample_orders
+from kipp.analysis.results_store import ResultsStore
+from kipp.analysis.shared_rounds import OrderTree, play_round_shared
+from kipp.analysis.stats import BOUNDED_T, mean_interval, wilson_interval
+from kipp.analysis.sweep import run_with_progress
+from kipp.analysis.uncertain import PLACEMENT_ERROR, UNCERTAIN, Side, Uncertain, arm_params, arm_value
+from kipp.rules.replay import params_fingerprint
+from sim.params import Params, load_params, resolve_tables
+from sim.seeds import stream
+
+KIND = "kipp sensitivity"
+COLUMNS = [("arm", "INTEGER"), ("block", "INTEGER"), ("data", "TEXT")]
+"""One row per finished block: the arm's index, the block, and its rounds' outcomes (JSON:
+per measurement, one value per round)."""
+BLOCK = 10
+"""Rounds per task (and per row)."""
+BLOCK_KEY = 1_000_000
+"""A row's key: arm x BLOCK_KEY + block."""
+PANEL = 24
+"""Orders in the fixed panel (two family extremes and the rest drawn from :data:`PANEL_SEED`)."""
+PANEL_SEED = 20261202
+"""The panel is the same for every run (it is not the run's seed): rank correlations of two
+runs compare the same orders."""
+BOOTSTRAP = 400
+"""Bootstrap resamples of the rounds for the panel's rank correlation."""
+FAMILY = "sensitivity"
+"""The stream family of the rounds (:func:`kipp.analysis.difficulty.round_streams`)."""
+MEASURES = ("completed", "stacked", "half_completed", "nine_completed")
+
+
+@lru_cache(maxsize=2)
+def panel_orders(barrels: int) -> tuple[tuple[str, ...], ...]:
+    """The fixed panel: large barrels at the bottom (``LLLLMMMMSSSS``), at the top (``SSSSMMMMLLLL``),
+    and :data:`PANEL` - 2 orders drawn with :data:`PANEL_SEED` (:func:`~kipp.analysis.orders.sample_orders`)."""
+    each = barrels // 3
+    ends = [parse_order("L" * each + "M" * each + "S" * each), parse_order("S" * each + "M" * each + "L" * each)]
+    rest = [o for o in sample_orders(PANEL, barrels, PANEL_SEED) if o not in ends][:PANEL - 2]
+    return tuple(ends + rest)
+
+
+def round_line(seed: int, k: int, barrels: int) -> tuple[str, ...]:
+    """The barrel line of round ``k`` for ``barrels`` barrels (the same in every arm): a uniform
+    shuffle of the round's barrels, so every distinct line is equally likely."""
+    return tuple(stream(seed, "sensitivity line", k, barrels).permutation(barrel_set(barrels)))
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One arm: a parameter at one side of its range (``parameter`` None: the default arm)."""
+
+    parameter: str | None
+    side: Side
+    value: float
+    """The parameter's value in this arm, in its unit (nan for the default arm)."""
+    params: Params
+    sigma_mm: float
+    """The bot's placement error in this arm, mm."""
+
+
+@dataclass(frozen=True)
+class SensitivityRun:
+    """Everything that determines the rounds (stored in, and checked against, the results file)."""
+
+    model: RoundModel
+    seed: int
+    referee_name: str
+    params_id: str
+    parameters: tuple[str, ...]
+    arms_id: tuple[str, ...] = ()
+    """Every arm's parameter set and hand (:func:`arms_fingerprints`): a change of a range is another run."""
+
+    def options(self) -> dict:
+        return {**asdict(self.model), "seed": self.seed, "referee": self.referee_name, "params": self.params_id,
+                "parameters": list(self.parameters), "arms": list(self.arms_id), "block": BLOCK, "panel": PANEL,
+                "panel_seed": PANEL_SEED}
+
+
+def arms_fingerprints(arms: list[Arm]) -> tuple[str, ...]:
+    """Per arm, a hash of its parameter set and its hand (what its rounds depend on besides the run's options)."""
+    return tuple(f"{params_fingerprint(a.params)}:{a.sigma_mm!r}" for a in arms)
+
+
+def build_arms(model: RoundModel, parameters: tuple[Uncertain, ...], path: str | Path | None) -> list[Arm]:
+    """The default arm first, then each parameter's low and high arm (``path``: ``--params``)."""
+    base = load_params(path)
+    raw = resolve_tables(path)
+    sigma = model.bot(base).sigma_mm
+    arms = [Arm(None, Side.DEFAULT, math.nan, base, sigma)]
+    for u in parameters:
+        for side in (Side.LOW, Side.HIGH):
+            value = arm_value(u, side, raw, sigma)
+            params = base if u.name == PLACEMENT_ERROR else arm_params(u, side, path)
+            arms.append(Arm(u.name, side, value, params, value if u.name == PLACEMENT_ERROR else sigma))
+    return arms
+
+
+def sensitivity_block(model: RoundModel, referee: RefereeSpec, seed: int, arm_index: int, params: Params,
+                      sigma_mm: float, block: int) -> tuple[int, int, dict[str, list[int]]]:
+    """A task: rounds ``block * BLOCK ..`` of one arm, every measurement (see the module docstring)."""
+    ref = cached_referee(referee, params)
+    arm_model = replace(model, sigma_mm=sigma_mm)
+    other_turn = replace(arm_model, half_turn=not model.half_turn)
+    other_count = replace(arm_model, barrels=9 if model.barrels == 12 else 12)
+    bot = arm_model.bot(params)
+    configs = [m.config() for m in (arm_model, other_turn, other_count)]
+    tree = OrderTree(list(panel_orders(model.barrels)))
+    out: dict[str, list[int]] = {m: [] for m in MEASURES}
+    out["panel"] = []
+    for k in range(block * BLOCK, (block + 1) * BLOCK):
+        line, other_line = round_line(seed, k, model.barrels), round_line(seed, k, other_count.barrels)
+        measured = play_round(line, ref, bot, configs[0], seed, k, FAMILY)
+        completed, stacked = measured.completed, measured.stacked
+        half = play_round(line, ref, bot, configs[1], seed, k, FAMILY).completed
+        nine = play_round(other_line, ref, bot, configs[2], seed, k, FAMILY).completed
+        if model.half_turn:  # the effect of half turns: half minus full
+            half, completed_full = completed, half
+        else:
+            completed_full = completed
+        if model.barrels == 9:  # the effect of nine barrels: nine minus twelve
+            nine, completed_twelve = completed, nine
+        else:
+            completed_twelve = completed
+        out["completed"].append(int(completed))
+        out["stacked"].append(stacked)
+        out["half_completed"].append(int(half) - int(completed_full))
+        out["nine_completed"].append(int(nine) - int(completed_twelve))
+        shared = play_round_shared(tree, ref, bot, configs[0], params.ship, seed, k, FAMILY)
+        out["panel"].append([int(s) for s in shared.stacked])
+    return arm_index, block, out
+
+
+def run_sensitivity(run: SensitivityRun, arms: list[Arm], games: int, out: str | Path, *,
+                    referee: RefereeSpec | None = None, workers: int = 1, scheduler: str | None = None,
+                    progress: bool = False) -> dict[int, dict[str, np.ndarray]]:
+    """Play the blocks of ``games`` rounds of every arm not yet in ``out``; return every arm's first
+    ``games`` rounds (arm index -> measurement -> array, ``panel`` rounds x orders).
+
+    ``referee`` defaults to ``run.referee_name``; tests hand in a factory. Raises
+    :class:`~kipp.analysis.results_store.ResultsFileError` for a file of other options.
+    """
+    referee = referee if referee is not None else run.referee_name
+    blocks = -(-games // BLOCK)
+    with ResultsStore.open(out, KIND, run.options(), COLUMNS) as store:
+        done = store.done_keys()
+        todo = [(a, b) for b in range(blocks) for a in range(len(arms)) if a * BLOCK_KEY + b not in done]
+        tasks = ((run.model, referee, run.seed, a, arms[a].params, arms[a].sigma_mm, b) for a, b in todo)
+
+        def record(result) -> int:
+            a, b, data = result
+            store.add([(a * BLOCK_KEY + b, a, b, json.dumps(data))])
+            return BLOCK
+
+        if todo:
+            run_with_progress(sensitivity_block, tasks, record, workers=workers, scheduler=scheduler,
+                              progress=progress, total=blocks * len(arms) * BLOCK,
+                              initial=(blocks * len(arms) - len(todo)) * BLOCK, unit="round", desc="arms x rounds")
+        gathered: dict[int, dict[int, dict]] = {}
+        for _key, a, b, data in store.rows():
+            if b < blocks:
+                gathered.setdefault(a, {})[b] = json.loads(data)
+    result = {}
+    for a, by_block in gathered.items():
+        result[a] = {m: np.array([v for b in sorted(by_block) for v in by_block[b][m]])[:games]
+                     for m in (*MEASURES, "panel")}
+    return result
+
+
+# --- effects ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Effect:
+    """A paired difference of an arm from the default arm: (mean, low, high), 95%."""
+
+    mean: float
+    low: float
+    high: float
+
+    def text(self, digits: int) -> str:
+        return f"{self.mean:+.{digits}f} [{self.low:+.{digits}f}, {self.high:+.{digits}f}]"
+
+    def resolved(self) -> bool:
+        """Does the 95% interval exclude 0?"""
+        return self.low > 0 or self.high < 0
+
+
+@dataclass(frozen=True)
+class ArmEffects:
+    """One arm's effects on every answer."""
+
+    parameter: str
+    side: Side
+    value: float
+    completed: Effect
+    """On P(complete) of the measured variant."""
+    stacked: Effect
+    """On barrels stacked per round."""
+    half_turns: Effect
+    """On the paired effect of half turns on P(complete)."""
+    nine_barrels: Effect
+    """On the paired effect of nine barrels on P(complete)."""
+    rank_correlation: Effect
+    """Spearman's rank correlation of the panel's barrels stacked with the default arm's (1: same order)."""
+
+
+@dataclass(frozen=True)
+class SensitivityResult:
+    """The default arm's answers and every other arm's effects."""
+
+    model: RoundModel
+    referee_name: str
+    games: int
+    seed: int
+    completed: tuple[float, float, float]
+    stacked: tuple[float, float, float]
+    half_turns: tuple[float, float, float]
+    nine_barrels: tuple[float, float, float]
+    arms: list[ArmEffects]
+
+    def size(self, parameter: str) -> float:
+        """How far the parameter moves P(complete): the larger |effect| of its two arms."""
+        return max(abs(a.completed.mean) for a in self.arms if a.parameter == parameter)
+
+    def ranked(self) -> list[str]:
+        """The parameters, largest effect on P(complete) first (ties: on barrels stacked)."""
+        names = list(dict.fromkeys(a.parameter for a in self.arms))
+        barrels = {n: max(abs(a.stacked.mean) for a in self.arms if a.parameter == n) for n in names}
+        return sorted(names, key=lambda n: (-self.size(n), -barrels[n], n))
+
+
+def _effect(differences: np.ndarray, bound: float) -> Effect:
+    return Effect(*mean_interval(differences.tolist(), low=-bound, high=bound))
+
+
+def spearman(a: np.ndarray, b: np.ndarray) -> float:
+    """Spearman's rank correlation of two vectors (average ranks for ties; nan if one is constant)."""
+    from scipy.stats import rankdata
+
+    da, db = rankdata(a) - (len(a) + 1) / 2, rankdata(b) - (len(b) + 1) / 2
+    norm = math.sqrt(float(da @ da) * float(db @ db))
+    if norm == 0:
+        return math.nan
+    # (sqrt(x * x) == x in floating point, so identical rankings give exactly 1)
+    return min(1.0, max(-1.0, float(da @ db) / norm))
+
+
+def rank_correlation(arm_panel: np.ndarray, default_panel: np.ndarray, seed: int) -> Effect:
+    """Spearman's rho of the panel's mean barrels stacked (rounds x orders) in an arm against the
+    default arm, with a 95% percentile bootstrap over rounds (identical arms: exactly 1)."""
+    rho = spearman(arm_panel.mean(axis=0), default_panel.mean(axis=0))
+    if np.array_equal(arm_panel, default_panel):
+        return Effect(rho, rho, rho)
+    rng = stream(seed, "bootstrap")
+    n = len(arm_panel)
+    draws = []
+    for _ in range(BOOTSTRAP):
+        rows = rng.integers(n, size=n)
+        draws.append(spearman(arm_panel[rows].mean(axis=0), default_panel[rows].mean(axis=0)))
+    draws = np.array([d for d in draws if not math.isnan(d)])
+    if math.isnan(rho) or not len(draws):
+        return Effect(math.nan, math.nan, math.nan)
+    low, high = np.quantile(draws, [0.025, 0.975])
+    return Effect(rho, float(min(low, rho)), float(max(high, rho)))
+
+
+def effects(run: SensitivityRun, arms: list[Arm], played: dict[int, dict[str, np.ndarray]],
+            games: int) -> SensitivityResult:
+    """The default arm's answers and every arm's paired effects (see the module docstring)."""
+    base = played[0]
+    n = len(base["completed"])
+    completed = int(base["completed"].sum())
+    p_low, p_high = wilson_interval(completed, n)
+    barrels = run.model.barrels
+    rows = []
+    for index, arm in enumerate(arms[1:], start=1):
+        got = played[index]
+        rows.append(ArmEffects(
+            arm.parameter, arm.side, arm.value,
+            _effect(got["completed"] - base["completed"], 1.0),
+            _effect(got["stacked"] - base["stacked"], float(barrels)),
+            _effect(got["half_completed"] - base["half_completed"], 2.0),
+            _effect(got["nine_completed"] - base["nine_completed"], 2.0),
+            rank_correlation(got["panel"], base["panel"], run.seed)))
+    return SensitivityResult(
+        run.model, run.referee_name, games, run.seed, (completed / n, p_low, p_high),
+        mean_interval(base["stacked"].tolist(), low=0.0, high=float(barrels)),
+        mean_interval(base["half_completed"].tolist(), low=-1.0, high=1.0),
+        mean_interval(base["nine_completed"].tolist(), low=-1.0, high=1.0), rows)
+
+
+def sensitivity(model: RoundModel, games: int, *, seed: int = 0, params_path: str | Path | None = None,
+                parameters: tuple[Uncertain, ...] = UNCERTAIN, referee: RefereeSpec = "fast",
+                referee_name: str | None = None, out: str | Path | None = None, workers: int = 1,
+                scheduler: str | None = None, progress: bool = False) -> SensitivityResult:
+    """Play and summarise (a temporary results file without ``out``). ``referee_name`` (stored in
+    the file) defaults to ``referee`` when that is a name; tests hand in a factory."""
+    if out is None:
+        with tempfile.TemporaryDirectory(prefix="kipp-sensitivity-") as scratch:
+            return sensitivity(model, games, seed=seed, params_path=params_path, parameters=parameters,
+                               referee=referee, referee_name=referee_name, out=Path(scratch) / "s.sqlite",
+                               workers=workers, scheduler=scheduler, progress=progress)
+    if referee_name is None:
+        referee_name = referee if isinstance(referee, str) else getattr(referee, "__qualname__", repr(referee))
+    arms = build_arms(model, parameters, params_path)
+    run = SensitivityRun(model, seed, referee_name, params_fingerprint(arms[0].params),
+                         tuple(u.name for u in parameters), arms_fingerprints(arms))
+    played = run_sensitivity(run, arms, games, out, referee=referee, workers=workers, scheduler=scheduler,
+                             progress=progress)
+    return effects(run, arms, played, games)
+
+
+def to_json(result: SensitivityResult) -> dict:
+    """The result as a JSON-ready dict (``--json``; :func:`from_json` reads it back)."""
+    report = asdict(result)
+    for arm in report["arms"]:
+        arm["side"] = arm["side"].value
+    return {"kind": KIND, **report}
+
+
+def from_json(report: dict) -> SensitivityResult:
+    """A result written by :func:`to_json` (``ValueError`` for another kind of report)."""
+    if report.get("kind") != KIND:
+        raise ValueError(f"not a {KIND} report (kind {report.get('kind')!r})")
+    arms = [ArmEffects(a["parameter"], Side(a["side"]), a["value"],
+                       *(Effect(**a[name]) for name in ("completed", "stacked", "half_turns", "nine_barrels",
+                                                         "rank_correlation")))
+            for a in report["arms"]]
+    return SensitivityResult(RoundModel(**report["model"]), report["referee_name"], report["games"], report["seed"],
+                             *(tuple(report[name]) for name in ("completed", "stacked", "half_turns", "nine_barrels")),
+                             arms)
+
+
+# --- the report -------------------------------------------------------------------------------
+
+def headline(result: SensitivityResult) -> str:
+    """Which measurement of a real set would change the answers most (the players' hand aside),
+    and which parameters the referee did not feel at all."""
+    from kipp.analysis.uncertain import by_name
+
+    of_set = [n for n in result.ranked() if n != PLACEMENT_ERROR]
+    if not of_set:
+        return "No parameter of the set was varied."
+    first = of_set[0]
+    arms = [a for a in result.arms if a.parameter == first]
+    moves = " and ".join(f"{a.completed.text(3)} at its {a.side.value} end ({a.value:.4g})" for a in arms)
+    sure = any(a.completed.resolved() for a in arms)
+    text = (f"Measure first: the {first}. Over its plausible range it moves P(complete) by {moves}"
+            + ("." if sure else ", but that is not resolved at 95% with these rounds: play more to be sure.")
+            + f" How: {by_name(first).how_to_measure}.")
+    if len(of_set) > 1:
+        text += f" Then: {', '.join(of_set[1:4])}."
+    idle = [n for n in of_set if all(a.completed.mean == a.stacked.mean == 0 and a.rank_correlation.mean == 1
+                                     for a in result.arms if a.parameter == n)]
+    if idle:
+        text += (f"\nExactly no effect on the {result.referee_name} referee (every round the same at both ends): "
+                 f"{', '.join(idle)}; that referee may not model it, so judge it with physics.")
+    return text
+
+
+def format_result(result: SensitivityResult) -> str:
+    """The terminal report: headline, the default arm's answers, the table sorted by effect size."""
+    from kipp.analysis.uncertain import by_name
+
+    m = result.model
+    variant = f"{m.barrels} barrels{', half turns' if m.half_turn else ''}"
+    p, s, h, nine = result.completed, result.stacked, result.half_turns, result.nine_barrels
+    lines = [
+        headline(result), "",
+        f"Player {m.player}, {variant}; referee {result.referee_name}; {result.games} rounds per arm, the same "
+        f"rounds in every arm (seed {result.seed}).",
+        f"Default set: P(complete) {p[0]:.3f} [{p[1]:.3f}, {p[2]:.3f}] (Wilson), barrels stacked {s[0]:.2f} "
+        f"[{s[1]:.2f}, {s[2]:.2f}]; effect of half turns on P(complete) {h[0]:+.3f} [{h[1]:+.3f}, {h[2]:+.3f}], "
+        f"of nine barrels {nine[0]:+.3f} [{nine[1]:+.3f}, {nine[2]:+.3f}].",
+        "",
+        "Effects of each parameter's low and high end against the default set, paired round by round, largest "
+        f"first [95%: {BOUNDED_T}; rank correlation: percentile bootstrap over rounds]:",
+        f"{'parameter':<22} {'range':<18} {'end':<5} {'value':>8}  {'P(complete)':<25} {'barrels stacked':<24} "
+        f"{'half-turn effect':<25} {'nine-barrel effect':<25} {'panel rank corr.':<22}",
+    ]
+    for name in result.ranked():
+        for a in (a for a in result.arms if a.parameter == name):
+            lines.append(f"{name:<22} {by_name(name).range_text():<18} {a.side.value:<5} {a.value:8.4g}  "
+                         f"{a.completed.text(3):<25} {a.stacked.text(2):<24} {a.half_turns.text(3):<25} "
+                         f"{a.nine_barrels.text(3):<25} {a.rank_correlation.mean:.2f} "
+                         f"[{a.rank_correlation.low:.2f}, {a.rank_correlation.high:.2f}]")
+    lines += ["", f"Panel: {PANEL} fixed orders ({order_text(panel_orders(m.barrels)[0])}, "
+                  f"{order_text(panel_orders(m.barrels)[1])} and {PANEL - 2} drawn once for all); a rank "
+                  "correlation near 1 means the hardest and easiest orders keep their place."]
+    return "\n".join(lines)
