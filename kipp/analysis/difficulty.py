@@ -153,3 +153,23 @@ def tune_chunk(model: RoundModel, referee: RefereeSpec, params: Params, seed: in
             hist[result.stacked] += 1
         out.append(OrderCounts(index, order_text(order), rounds, completed, tuple(hist)))
     return out
+
+
+def ranking_verdict(order: list[Difficulty], top: int) -> list[str]:
+    """Plain lines saying whether the ``top`` hardest and easiest of ``order`` (ranked hardest
+    first, by P(complete)) are told apart from the other orders at 95% on P(complete): resolved
+    when no other order's interval reaches theirs (with every order listed, the single hardest
+    and easiest order are judged)."""
+    n = len(order)
+    if n < 2:
+        return []
+    k = top if n > 2 * top else 1
+    hardest_edge = max(s.p_high for s in order[:k])
+    easiest_edge = min(s.p_low for s in order[-k:])
+    lines = ["Ranking at 95% confidence (P(complete)):"]
+    for which, reach in (("hardest", sum(s.p_low <= hardest_edge for s in order[k:])),
+                         ("easiest", sum(s.p_high >= easiest_edge for s in order[:-k]))):
+        subject = f"the {k:,} {which}" if k > 1 else f"the {which} order"
+        lines.append(f"  {subject}: " + ("resolved (no other order's interval reaches theirs)" if not reach else
+                                         f"NOT resolved: the intervals of {reach:,} other orders reach theirs"))
+    return lines

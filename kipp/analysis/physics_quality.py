@@ -44,7 +44,7 @@ from typing import Callable
 
 import numpy as np
 
-from kipp.analysis.difficulty import Difficulty, RefereeSpec
+from kipp.analysis.difficulty import Difficulty, RefereeSpec, ranking_verdict
 from kipp.analysis.multifidelity import Estimate, Totals, estimate, rounds_needed
 from kipp.analysis.order_features import features
 from kipp.analysis.orders import order_text
@@ -405,7 +405,6 @@ def format_quality(result: QualityResult, top: int = 10) -> str:
         body = [f"Hardest {top} of {n} orders (lowest P(complete), ties: fewest barrels stacked):", header,
                 *lines(enumerate(rows[:top], start=1)), "", f"Easiest {top} (easiest last):", header,
                 *lines(enumerate(rows[-top:], start=n - top + 1))]
-    from kipp.analysis.tune import ranking_verdict
 
     return "\n".join(head + body + ["", *ranking_verdict(rows, top), "",
                                      "L pos = mean position of the large barrels (1 = bottom)."])

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from kipp.analysis.confirm import confirm
-from kipp.analysis.difficulty import Difficulty, OrderCounts, RefereeSpec, RoundModel, tune_chunk
+from kipp.analysis.difficulty import Difficulty, OrderCounts, RefereeSpec, RoundModel, ranking_verdict, tune_chunk
 from kipp.analysis.orders import mean_position, order_index, parse_order
 from kipp.analysis.physics_quality import QualityResult, read_quality, run_quality_sweep
 from kipp.analysis.quality_plan import QualityRun
@@ -112,26 +112,6 @@ def read_summaries(out: str | Path) -> list[OrderSummary]:
 def ranked(summaries: list[OrderSummary]) -> list[OrderSummary]:
     """Hardest first: lowest P(complete), ties by fewest barrels stacked on average."""
     return sorted(summaries, key=lambda s: (s.p_complete, s.mean_stacked, s.line))
-
-
-def ranking_verdict(order: list[Difficulty], top: int) -> list[str]:
-    """Plain lines saying whether the ``top`` hardest and easiest of ``order`` (ranked hardest
-    first, by P(complete)) are told apart from the other orders at 95% on P(complete): resolved
-    when no other order's interval reaches theirs (with every order listed, the single hardest
-    and easiest order are judged)."""
-    n = len(order)
-    if n < 2:
-        return []
-    k = top if n > 2 * top else 1
-    hardest_edge = max(s.p_high for s in order[:k])
-    easiest_edge = min(s.p_low for s in order[-k:])
-    lines = ["Ranking at 95% confidence (P(complete)):"]
-    for which, reach in (("hardest", sum(s.p_low <= hardest_edge for s in order[k:])),
-                         ("easiest", sum(s.p_high >= easiest_edge for s in order[:-k]))):
-        subject = f"the {k:,} {which}" if k > 1 else f"the {which} order"
-        lines.append(f"  {subject}: " + ("resolved (no other order's interval reaches theirs)" if not reach else
-                                         f"NOT resolved: the intervals of {reach:,} other orders reach theirs"))
-    return lines
 
 
 def _fmt(x: float, digits: int) -> str:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import click
 
+from kipp.cli import options
 from kipp.cli.options import UserError, bounded
-from kipp.cli.sensitivity import _referee_spec, run_options, variant_options
+from kipp.cli.sensitivity import run_options, variant_options
 from kipp.cli.tune import check_results_out, check_scheduler, sweep_errors
 
 
@@ -57,7 +58,7 @@ def design(target: str | None, key: str, value_range, player: str, barrels: int,
         question = ask(RoundModel(barrels, half_turn, player=player), key, wanted, seed=seed, rounds=games,
                        params_path=params_path, value_range=value_range, referee_name=referee_name)
         with sweep_errors(out):
-            answer = answer_question(question, params_path=params_path, referee=_referee_spec(referee_name),
+            answer = answer_question(question, params_path=params_path, referee=options.referee_spec(referee_name),
                                      out=out, workers=workers or default_workers(), scheduler=scheduler,
                                      progress=not no_progress)
     except (DesignError, Unreachable) as error:

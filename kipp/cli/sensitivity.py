@@ -4,23 +4,22 @@ from __future__ import annotations
 
 import click
 
+from kipp.cli import options
 from kipp.cli.options import (
+    MAX_ROUNDS,
     UserError,
     _load,
+    analysis_referee_option,
     barrels_option,
     check_output,
-    player_model_option,
-    seed_option,
-)
-from kipp.cli.tune import (
-    MAX_ROUNDS,
-    analysis_referee_option,
     check_plot,
     check_results_out,
     check_scheduler,
+    player_model_option,
     progress_option,
     save_plot,
     scheduler_option,
+    seed_option,
     sweep_errors,
     whole_number,
     workers_option,
@@ -82,11 +81,6 @@ def run_options(command):
     return command
 
 
-def _referee_spec(name: str):
-    """What the tasks get for the referee ``name`` (tests replace this to avoid physics)."""
-    return name
-
-
 @click.command()
 @variant_options
 @run_options
@@ -126,7 +120,7 @@ def sensitivity(player: str, barrels: int, half_turn: bool, games: int, seed: in
     try:
         with sweep_errors(out):
             result = run(RoundModel(barrels, half_turn, player=player), games, seed=seed, params_path=params_path,
-                         parameters=parameters, referee=_referee_spec(referee_name), referee_name=referee_name,
+                         parameters=parameters, referee=options.referee_spec(referee_name), referee_name=referee_name,
                          out=out, workers=workers or default_workers(), scheduler=scheduler,
                          progress=not no_progress)
     except ParamsError as error:

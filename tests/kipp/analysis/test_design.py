@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import kipp.cli.design
+import kipp.cli.options
 from kipp.analysis.design import DesignError, Unreachable, ask, design, fit_logistic, invert
 from kipp.analysis.difficulty import RoundModel
 from kipp.cli import main
@@ -116,7 +117,7 @@ def test_the_answer_does_not_depend_on_the_workers_and_resumes(tmp_path):
 
 
 def test_cli_answer_and_errors(monkeypatch):
-    monkeypatch.setattr(kipp.cli.design, "_referee_spec", lambda name: LogisticReferee)
+    monkeypatch.setattr(kipp.cli.options, "referee_spec", lambda name: LogisticReferee)
     result = CliRunner().invoke(main, ["design", "--target", "0.3", "--games", "40", "--workers", "1",
                                        "--no-progress", "--referee", "fast"])
     assert result.exit_code == 0, result.output

@@ -4,10 +4,14 @@ defaults for itself) and the race."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from click.testing import CliRunner
 
-import kipp.cli.tune
+import kipp.analysis.confirm
+import kipp.analysis.tune
+import kipp.cli.options
 from kipp.cli import main
 from sim.params import load_params
 from tests.kipp.kipp_referees import ThresholdReferee
@@ -37,8 +41,8 @@ def test_the_parameter_file_reaches_every_referee_of_kipp_tune(tmp_path, monkeyp
     path.write_text(OVERRIDE)
     mine = load_params(path)
     factory = RecordingFactory()
-    monkeypatch.setattr(kipp.cli.tune, "_referee_spec", lambda name: factory)
-    monkeypatch.setattr(kipp.cli.tune, "CONFIRM_ROUNDS", 4)
+    monkeypatch.setattr(kipp.cli.options, "referee_spec", lambda name: factory)
+    monkeypatch.setattr(kipp.analysis.tune, "confirm", functools.partial(kipp.analysis.confirm.confirm, rounds=4))
     result = CliRunner().invoke(main, ["tune", "--orders", "sample:12", "--barrels", "9", "--rounds", "4",
                                        "--workers", "1", "--no-progress", "--params", str(path), *extra])
     assert result.exit_code == 0, result.output
