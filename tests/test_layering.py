@@ -10,6 +10,9 @@ rooms and what each may import:
 - ``kipp.analysis``: rules, players and sim's referees; never the command line.
 - ``kipp.cli``: everything; ``viewer`` and ``calibration`` only inside the commands.
 - ``viewer`` and ``calibration`` sit on top of ``kipp`` and ``sim`` but not of ``kipp.cli``.
+- ``kipp.env`` (the Gymnasium environment) may draw with ``viewer`` and pygame, but imports them
+  only inside functions (rendering), never the command line or ``calibration``; only it imports
+  ``gymnasium``.
 """
 
 from __future__ import annotations
@@ -173,3 +176,17 @@ def test_only_the_command_line_imports_viewer_and_calibration(module):
 def test_calibration_never_imports_pygame():
     for module in rooms("calibration"):
         assert "pygame" not in module_level_closure(module) | {n.split(".")[0] for n, _ in imports(module)}
+
+
+@pytest.mark.parametrize("module", rooms("kipp.env"))
+def test_the_environment_imports_viewer_only_to_render(module):
+    bad = [n for n, top in imports(module) if (top and any(_inside(n, r) for r in ("viewer", "pygame")))
+           or any(_inside(n, r) for r in ("kipp.cli", "calibration", "lab"))]
+    assert not bad, f"{module} imports {bad}"
+
+
+@pytest.mark.parametrize("module", rooms("sim", "kipp.rules", "kipp.players", "kipp.analysis", "kipp.cli", "viewer",
+                                         "calibration"))
+def test_only_the_environment_imports_gymnasium(module):
+    bad = [n for n, _ in imports(module) if _inside(n, "gymnasium")]
+    assert not bad, f"{module} imports {bad}"
