@@ -115,8 +115,9 @@ class KippKippAhoiEnv(gym.Env):
     the learner's first decision. The die, the shuffles, the opponents' hands and the
     learner's hand draw from independent streams of a root seed taken from `self.np_random`
     (the streams of `kipp game --seed ROOT`), so `reset(seed=...)` and the actions fix the
-    episode. A game in which the learner would get no decision at all (the others crash
-    before its first turn, possible only in `episode="round"`) is skipped for the next one.
+    episode. A game in which the learner would get no decision at all (the others end the
+    episode before its first turn: in practice only with `episode="round"`, when an earlier seat
+    crashes) is skipped for the next game of the same generator.
 
     ## Episode End
 

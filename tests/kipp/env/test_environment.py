@@ -180,3 +180,35 @@ def test_the_docstring_examples_run():
 
     for module in (kipp.env.environment, kipp.players.table_view):
         assert doctest.testmod(module).failed == 0, module.__name__
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_aiming_at_the_centre_plays_kipp_games_casual_bot_to_the_micrometre(seed):
+    """The environment deals chance and hands as ``kipp game --seed ROOT`` does: a learner that
+    always aims at the top barrel's centre with casual's hand and levels the deck on a wild roll
+    plays the very game two casual bots play from the episode's root seed."""
+    from kipp.players.learned import LearnedAim
+    from kipp.players.models import make_bot
+    from kipp.rules.play import play_game
+
+    centre = LearnedAim(np.zeros((5, 4)))
+    env = make(opponents="casual", sigma_mm=PARAMS.placement.sigma_m * 1e3).unwrapped
+    obs, _ = env.reset(seed=seed)
+    done = False
+    while not done:
+        obs, _, done, _, _ = env.step(centre.action(obs))
+    bots = [make_bot("casual", name, PARAMS) for name in env.config.players]
+    games = play_game(env.config, make_referee("fast", PARAMS), bots, env.root_seed, params=PARAMS)
+    assert env.state.events() == games.events()
+
+
+def test_rendering_without_pygame_names_the_extra(monkeypatch):
+    import sys
+
+    from gymnasium.error import DependencyNotInstalled
+
+    env = make(render_mode="rgb_array")
+    env.reset(seed=1)
+    monkeypatch.setitem(sys.modules, "pygame", None)  # what `import pygame` meets when it is not installed
+    with pytest.raises(DependencyNotInstalled, match=r"kipp-kipp-ahoi\[env\]"):
+        env.render()
