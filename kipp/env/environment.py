@@ -10,8 +10,9 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from kipp.players.bots import placed_by_hand
 from kipp.players.models import DEFAULT_MODEL, make_bot
-from kipp.players.table_view import SIZE, TableView, aim_xy_m, bounds, sailor_of
+from kipp.players.table_view import SIZE, TableView, bounds, sailor_of
 from kipp.rules.actions import ChooseSailor, Pass, Place, PlaceAnywhere, Play
 from kipp.rules.config import GameConfig
 from kipp.rules.play import game_streams, sample_chance
@@ -269,12 +270,8 @@ class KippKippAhoiEnv(gym.Env):
 
     def _place(self, where: PlaceAnywhere, a0: float, a1: float) -> Place:
         """The learner's placement: the aim of (a0, a1) plus the hand's error, in whole micrometres."""
-        tower = self.state.tower
-        x, y = aim_xy_m(tower.top_xy(), self.view.judge.reach_m(tower, where.size), a0, a1)
-        rng = self._hands[self.seat]
-        error = rng.normal(0.0, self.sigma_mm, size=2) if self.sigma_mm > 0 else np.zeros(2)
-        x, y = np.clip(np.round(np.array([x * 1e3, y * 1e3]) + error, 3), -where.limit_mm, where.limit_mm)
-        return Place(float(x) + 0.0, float(y) + 0.0)
+        x, y = self.view.aim_m(self.state, a0, a1)
+        return placed_by_hand((x * 1e3, y * 1e3), self.sigma_mm, self._hands[self.seat], where.limit_mm)
 
     def _learner_decides(self) -> bool:
         state = self.state

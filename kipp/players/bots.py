@@ -25,7 +25,7 @@ import numpy as np
 
 from kipp.players.balance import BalanceJudge
 from kipp.players.learned import LearnedAim
-from kipp.players.table_view import TableView, aim_xy_m
+from kipp.players.table_view import TableView
 from kipp.rules.actions import WILD, Action, ChooseSailor, Pass, Place, PlaceAnywhere, Play
 from sim import geometry
 from sim.params import SCREWS, Params, load_params
@@ -86,6 +86,15 @@ def critical_tilt_deg(params: Params, sizes: Sequence[str]) -> float:
         com = float(np.dot(masses[i:], centres[i:]) / masses[i:].sum()) - bottoms[i]
         worst = min(worst, math.degrees(math.atan2(radius, com)))
     return worst
+
+
+def placed_by_hand(aim_mm: Sequence[float], sigma_mm: float, rng: np.random.Generator, limit_mm: float) -> Place:
+    """A hand's placement: deck-frame ``aim_mm`` plus a Gaussian error of ``sigma_mm`` per axis drawn from
+    ``rng`` (nothing drawn for a steady hand, 0), rounded to whole micrometres (so transcripts show it
+    exactly) and kept within ``limit_mm`` of the tower spot."""
+    error = rng.normal(0.0, sigma_mm, size=2) if sigma_mm > 0 else np.zeros(2)
+    x, y = np.clip(np.round(np.asarray(aim_mm, dtype=float) + error, 3), -limit_mm, limit_mm)
+    return Place(float(x) + 0.0, float(y) + 0.0)
 
 
 @dataclass(frozen=True)
@@ -189,9 +198,7 @@ class Bot:
         if self.aim != "centre" and state is not None:
             x, y = self.balance_aim_m(state) if self.aim == "balance" else self.learned_aim_m(state)
             aim_mm = (x * 1000, y * 1000)
-        error = rng.normal(0.0, self.sigma_mm, size=2) if self.sigma_mm > 0 else np.zeros(2)
-        x, y = np.clip(np.round(np.asarray(aim_mm, dtype=float) + error, 3), -where.limit_mm, where.limit_mm)
-        return Place(float(x) + 0.0, float(y) + 0.0)
+        return placed_by_hand(aim_mm, self.sigma_mm, rng, where.limit_mm)
 
     def coming_sailors(self, state) -> list[str]:
         """The sailors the bot may turn after this placement: the rolled one, or on a wild roll
@@ -221,9 +228,8 @@ class Bot:
         """Deck-frame aim (m) of the ``learned`` policy for the next barrel of ``state``, before a turn of
         ``sailor`` (default: the one the bot expects to turn, :meth:`coming_sailors`)."""
         obs = self.view.observe(state, state.player)
-        a0, a1 = self.learned.aim(obs, sailor if sailor is not None else self.coming_sailors(state)[0])
-        tower = state.tower
-        return aim_xy_m(tower.top_xy(), self.judge.reach_m(tower, state.next_barrel()), a0, a1)
+        return self.view.aim_m(state, *self.learned.aim(obs, sailor if sailor is not None else
+                                                        self.coming_sailors(state)[0]))
 
     def choose_sailor(self, turns: dict[str, float], fraction: float) -> str:
         """The leveler's choice: the sailor whose turn leaves the least tilt (ties: SCREWS order)."""

@@ -185,6 +185,12 @@ class TableView:
         put("placed", [state.placed])
         return np.clip(out, _LOW, _HIGH).astype(np.float32)
 
+    def aim_m(self, state, a0: float, a1: float) -> tuple[float, float]:
+        """Deck-frame aim (m) of the action components (a0, a1) for the next barrel of ``state``
+        (:func:`aim_xy_m` from the top barrel's centre, in reaches of that barrel and the top one)."""
+        tower = state.tower
+        return aim_xy_m(tower.top_xy(), self.judge.reach_m(tower, state.next_barrel()), a0, a1)
+
 
 def _tilt_deg(gradient) -> float:
     return math.degrees(math.atan(math.hypot(gradient[0], gradient[1])))
