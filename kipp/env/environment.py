@@ -10,6 +10,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from kipp.env.render import RENDER_FPS
 from kipp.players.bots import placed_by_hand
 from kipp.players.models import DEFAULT_MODEL, make_bot
 from kipp.players.table_view import SIZE, TableView, bounds, sailor_of
@@ -161,7 +162,7 @@ class KippKippAhoiEnv(gym.Env):
     ```
     """
 
-    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 4}
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": RENDER_FPS}
 
     def __init__(self, render_mode: str | None = None, *, players: int = 2, seat: int = 0,
                  opponents: str | Sequence[str] = DEFAULT_MODEL, barrels: int = 12, half_turn: bool = False,
