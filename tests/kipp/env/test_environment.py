@@ -212,3 +212,14 @@ def test_rendering_without_pygame_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "pygame", None)  # what `import pygame` meets when it is not installed
     with pytest.raises(DependencyNotInstalled, match=r"kipp-kipp-ahoi\[env\]"):
         env.render()
+
+
+def test_the_physics_referee_judges_an_episode_that_replays():
+    """``referee="physics"``: the pymunk world decides, and the recorded game re-plays under it."""
+    env = make(referee="physics", barrels=9, half_turn=True)
+    steps = play(env, 6, np.random.default_rng(4))
+    assert steps[-1][2] and env.unwrapped.referee_name == "physics"
+    events = parse_json_lines(env.unwrapped.transcript())
+    assert events[0]["referee"] == "physics"
+    state = replay(events, make_referee("physics", PARAMS), PARAMS)
+    assert state.chips == env.unwrapped.state.chips
