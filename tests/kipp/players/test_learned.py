@@ -122,3 +122,10 @@ def test_kipp_game_and_compare_take_the_learned_player(tmp_path):
                                   "--workers", "1", "--no-progress"])
     assert result.exit_code == 0, result.output
     assert "learned" in result.output
+
+
+def test_a_kipp_play_seat_can_be_the_learned_player():
+    from kipp.cli.play import parse_bot_models
+
+    names, bots, models = parse_bot_models("Ann,bot:learned")
+    assert names == ("Ann", "Bot (learned)") and bots == (1,) and models == {1: "learned"}
