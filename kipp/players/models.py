@@ -34,7 +34,9 @@ The numbers are choices, defended here:
   than by a judgement written by hand: 20 weights of :class:`kipp.players.learned.LearnedAim`,
   trained by CMA-ES on practice rounds with a 1 mm hand (``python -m lab.train_player``), and
   plays with that 1 mm hand, so against ``skilled`` only the aim differs. It levels the deck
-  on a wild roll and passes on its own crash estimate, judged at its own aim.
+  on a wild roll and passes on its own crash estimate, judged at its own aim. With the physics
+  referee (``kipp compare --games 100 --seed 3``) it completes 44.3% of standard rounds
+  [38.8, 50.0], ``skilled`` 31.3% and ``expert`` 46.7% in the same games.
 
 >>> bot = make_bot("skilled", "Ann")
 >>> bot.aim, bot.sigma_mm, bot.model
