@@ -176,9 +176,10 @@ def test_the_docstring_examples_run():
     import doctest
 
     import kipp.env.environment
+    import kipp.players.learned
     import kipp.players.table_view
 
-    for module in (kipp.env.environment, kipp.players.table_view):
+    for module in (kipp.env.environment, kipp.players.table_view, kipp.players.learned):
         assert doctest.testmod(module).failed == 0, module.__name__
 
 
