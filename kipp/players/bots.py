@@ -105,9 +105,10 @@ class Bot:
       ``balance``: the aim that keeps the tower best balanced through the decision about
       to happen, the placement at today's tilt and the rolled sailor's turn
       (:meth:`kipp.players.balance.BalanceJudge.aim`): a little uphill of the coming tilt.
-      ``learned``: the aim of a policy trained on the Gymnasium environment
-      (:class:`kipp.players.learned.LearnedAim`, ``learned``; default: the shipped one) from
-      the table as the environment shows it (:class:`kipp.players.table_view.TableView`).
+      ``learned``: the aim of a policy trained on the Gymnasium environment (the field
+      ``learned``, a :class:`kipp.players.learned.LearnedAim`; by default the shipped one) from
+      the table as the environment shows it (:class:`kipp.players.table_view.TableView`); it
+      was trained to level the deck on a wild roll, so it goes with the ``leveler``.
     - ``sigma_mm``: placement skill, the standard deviation of the Gaussian error per
       axis (deck frame, mm) added after the aim; by default the parameter set's
       ``placement.sigma_mm`` (1.5 mm, or what ``kipp calibrate`` fitted to recorded
@@ -161,6 +162,8 @@ class Bot:
                 raise ValueError(f"unknown {what} policy {value!r}; expected one of {', '.join(known)}")
         if self.wild == "joint" and self.aim != "balance":
             raise ValueError("the joint wild choice needs the balance aim (it chooses the sailor with the aim)")
+        if self.aim == "learned" and self.wild != "leveler":
+            raise ValueError("the learned aim needs the leveler's wild choice (it was trained to level the deck)")
         if not (math.isfinite(self.sigma_mm) and self.sigma_mm >= 0):
             raise ValueError(f"sigma_mm must be finite and >= 0, got {self.sigma_mm!r}")
         if self.aim == "learned":

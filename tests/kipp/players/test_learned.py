@@ -35,6 +35,13 @@ def test_the_shipped_policy_loads_with_how_it_was_trained():
     assert len(training["curve"]) == training["generations"]
 
 
+def test_the_learned_aim_goes_with_the_levelling_wild_choice():
+    from kipp.players.bots import Bot
+
+    with pytest.raises(ValueError, match="leveler"):
+        Bot("Ann", aim="learned", wild="random", params=PARAMS)
+
+
 def test_a_policy_survives_saving(tmp_path):
     policy = LearnedAim.from_flat(np.arange(20) / 7.0, {"note": "test"})
     path = tmp_path / "p.json"
