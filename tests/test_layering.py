@@ -13,6 +13,9 @@ rooms and what each may import:
 - ``calibration`` (what ``kipp calibrate`` runs) imports ``sim`` only: neither ``kipp`` nor ``lab``.
 - ``lab`` (the project measuring its own model) may import ``sim``, ``kipp`` below its command line
   and ``calibration``; nothing imports it but ``kipp.cli`` (inside commands) and the tests.
+- ``kipp.env`` (the Gymnasium environment) may draw with ``viewer`` and pygame, but imports them
+  only inside functions (rendering), never the command line, ``calibration`` or ``lab``; only it
+  (and ``lab.train_player``, which trains on it) imports ``gymnasium``.
 """
 
 from __future__ import annotations
@@ -203,3 +206,17 @@ def test_only_the_lookahead_player_asks_the_referee_it_is_handed():
     skill, not a person) calls ``decide`` on the referee handed to it; it imports none."""
     asking = [m for m in rooms("kipp.players") if _calls_decide(m)]
     assert asking == ["kipp.players.lookahead"], asking
+
+
+@pytest.mark.parametrize("module", rooms("kipp.env"))
+def test_the_environment_imports_viewer_only_to_render(module):
+    bad = [n for n, top in imports(module) if (top and any(_inside(n, r) for r in ("viewer", "pygame")))
+           or any(_inside(n, r) for r in ("kipp.cli", "calibration", "lab"))]
+    assert not bad, f"{module} imports {bad}"
+
+
+@pytest.mark.parametrize("module", rooms("sim", "kipp.rules", "kipp.players", "kipp.analysis", "kipp.cli", "viewer",
+                                         "calibration"))
+def test_only_the_environment_imports_gymnasium(module):
+    bad = [n for n, _ in imports(module) if _inside(n, "gymnasium")]
+    assert not bad, f"{module} imports {bad}"

@@ -24,11 +24,13 @@ from typing import Sequence
 import numpy as np
 
 from kipp.players.balance import BalanceJudge
+from kipp.players.learned import LearnedAim
+from kipp.players.table_view import TableView
 from kipp.rules.actions import WILD, Action, ChooseSailor, Pass, Place, PlaceAnywhere, Play
 from sim import geometry
 from sim.params import SCREWS, Params, load_params
 
-AIM_POLICIES = ("centre", "balance")
+AIM_POLICIES = ("centre", "balance", "learned")
 WILD_POLICIES = ("leveler", "random", "joint")
 PASS_POLICIES = ("never", "cautious", "risk")
 
@@ -86,6 +88,15 @@ def critical_tilt_deg(params: Params, sizes: Sequence[str]) -> float:
     return worst
 
 
+def placed_by_hand(aim_mm: Sequence[float], sigma_mm: float, rng: np.random.Generator, limit_mm: float) -> Place:
+    """A hand's placement: deck-frame ``aim_mm`` plus a Gaussian error of ``sigma_mm`` per axis drawn from
+    ``rng`` (nothing drawn for a steady hand, 0), rounded to whole micrometres (so transcripts show it
+    exactly) and kept within ``limit_mm`` of the tower spot."""
+    error = rng.normal(0.0, sigma_mm, size=2) if sigma_mm > 0 else np.zeros(2)
+    x, y = np.clip(np.round(np.asarray(aim_mm, dtype=float) + error, 3), -limit_mm, limit_mm)
+    return Place(float(x) + 0.0, float(y) + 0.0)
+
+
 @dataclass(frozen=True)
 class Bot:
     """A computer player.
@@ -94,6 +105,10 @@ class Bot:
       ``balance``: the aim that keeps the tower best balanced through the decision about
       to happen, the placement at today's tilt and the rolled sailor's turn
       (:meth:`kipp.players.balance.BalanceJudge.aim`): a little uphill of the coming tilt.
+      ``learned``: the aim of a policy trained on the Gymnasium environment (the field
+      ``learned``, a :class:`kipp.players.learned.LearnedAim`; by default the shipped one) from
+      the table as the environment shows it (:class:`kipp.players.table_view.TableView`); it
+      was trained to level the deck on a wild roll, so it goes with the ``leveler``.
     - ``sigma_mm``: placement skill, the standard deviation of the Gaussian error per
       axis (deck frame, mm) added after the aim; by default the parameter set's
       ``placement.sigma_mm`` (1.5 mm, or what ``kipp calibrate`` fitted to recorded
@@ -137,6 +152,8 @@ class Bot:
     model: str | None = None
     params: Params = field(default_factory=load_params, repr=False, compare=False)
     judge: BalanceJudge | None = field(default=None, repr=False, compare=False)
+    learned: LearnedAim | None = field(default=None, repr=False, compare=False)
+    view: TableView | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.sigma_mm is None:
@@ -147,8 +164,17 @@ class Bot:
                 raise ValueError(f"unknown {what} policy {value!r}; expected one of {', '.join(known)}")
         if self.wild == "joint" and self.aim != "balance":
             raise ValueError("the joint wild choice needs the balance aim (it chooses the sailor with the aim)")
+        if self.aim == "learned" and self.wild != "leveler":
+            raise ValueError("the learned aim needs the leveler's wild choice (it was trained to level the deck)")
         if not (math.isfinite(self.sigma_mm) and self.sigma_mm >= 0):
             raise ValueError(f"sigma_mm must be finite and >= 0, got {self.sigma_mm!r}")
+        if self.aim == "learned":
+            if self.learned is None:
+                object.__setattr__(self, "learned", LearnedAim.load())
+            if self.view is None:
+                object.__setattr__(self, "view", TableView(self.params))
+            if self.judge is None:
+                object.__setattr__(self, "judge", self.view.judge)
         if self.judge is None and (self.aim == "balance" or self.passing == "risk"):
             object.__setattr__(self, "judge", BalanceJudge(self.params))
 
@@ -171,19 +197,18 @@ class Bot:
         raise ValueError(f"{self.name} does not know the actions {legal!r}")
 
     def place(self, where: PlaceAnywhere, rng: np.random.Generator, state=None) -> Place:
-        """The aim (``centre``, or ``balance`` given the ``state``) plus Gaussian error; micrometre resolution."""
+        """The aim (``centre``, or ``balance`` or ``learned`` given the ``state``) plus Gaussian error;
+        micrometre resolution."""
         aim_mm = where.top_mm
-        if self.aim == "balance" and state is not None:
-            x, y = self.balance_aim_m(state)
+        if self.aim != "centre" and state is not None:
+            x, y = self.balance_aim_m(state) if self.aim == "balance" else self.learned_aim_m(state)
             aim_mm = (x * 1000, y * 1000)
         return self.execute(aim_mm, where, rng)
 
     def execute(self, aim_mm: tuple[float, float], where: PlaceAnywhere, rng: np.random.Generator) -> Place:
-        """The placement a hand of ``sigma_mm`` makes when it aims at ``aim_mm`` (deck frame, mm):
-        Gaussian error per axis, rounded to micrometres, within the rules' limit."""
-        error = rng.normal(0.0, self.sigma_mm, size=2) if self.sigma_mm > 0 else np.zeros(2)
-        x, y = np.clip(np.round(np.asarray(aim_mm, dtype=float) + error, 3), -where.limit_mm, where.limit_mm)
-        return Place(float(x) + 0.0, float(y) + 0.0)
+        """The placement this bot's hand (``sigma_mm``) makes when it aims at ``aim_mm`` (deck frame, mm):
+        :func:`placed_by_hand` within the rules' limit."""
+        return placed_by_hand(aim_mm, self.sigma_mm, rng, where.limit_mm)
 
     def coming_sailors(self, state) -> list[str]:
         """The sailors the bot may turn after this placement: the rolled one, or on a wild roll
@@ -208,6 +233,13 @@ class Bot:
             return x, y
         x, y, _, _ = self.judge.aim(state.tower, size, sailors, fraction)
         return x, y
+
+    def learned_aim_m(self, state, sailor: str | None = None) -> tuple[float, float]:
+        """Deck-frame aim (m) of the ``learned`` policy for the next barrel of ``state``, before a turn of
+        ``sailor`` (default: the one the bot expects to turn, :meth:`coming_sailors`)."""
+        obs = self.view.observe(state, state.player)
+        return self.view.aim_m(state, *self.learned.aim(obs, sailor if sailor is not None else
+                                                        self.coming_sailors(state)[0]))
 
     def choose_sailor(self, turns: dict[str, float], fraction: float) -> str:
         """The leveler's choice: the sailor whose turn leaves the least tilt (ties: SCREWS order)."""
@@ -251,7 +283,10 @@ class Bot:
             sailors = list(SCREWS) if face == WILD else [face]
             if face == WILD and self.wild == "leveler":
                 sailors = [self.choose_sailor(state.turns_by_sailor(), fraction)]
-            if places:
+            if places and self.aim == "learned":
+                sailor = sailors[0]
+                x, y = self.learned_aim_m(state, sailor)
+            elif places:
                 x, y, sailor, _ = judge.aim(tower, size, sailors, fraction) if self.aim == "balance" else (
                     *tower.top_xy(), sailors[0], 0.0)
             else:

@@ -44,7 +44,7 @@ def test_an_unknown_model_is_one_line_listing_the_known_ones(args):
     assert result.exit_code == 2, result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and "unknown player model 'pirate'" in lines[0]
-    assert "known: novice, casual, skilled, expert" in lines[0]
+    assert "known: novice, casual, skilled, expert, learned" in lines[0]
 
 
 def test_play_seats_name_their_models():

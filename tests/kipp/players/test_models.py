@@ -37,7 +37,7 @@ def test_a_models_bot_has_its_parameters_and_its_texts_say_them(name):
 
 
 def test_an_unknown_model_lists_the_known_ones():
-    with pytest.raises(UnknownModelError, match="known: novice, casual, skilled, expert"):
+    with pytest.raises(UnknownModelError, match="known: novice, casual, skilled, expert, learned"):
         make_bot("pirate")
 
 
