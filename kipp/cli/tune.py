@@ -1,4 +1,5 @@
-"""``kipp tune`` (difficulty of barrel orders) and the options it shares with ``kipp compare``."""
+"""``kipp tune``: difficulty of barrel orders (the sweeps are :mod:`kipp.analysis.tune`'s; the options it
+shares with ``kipp compare`` are :mod:`kipp.cli.options`')."""
 
 from __future__ import annotations
 
@@ -212,16 +213,16 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
     if confirm_top is not None and 2 * confirm_top > len(orders):
         raise UserError(f"--confirm: {confirm_top:,} hardest and {confirm_top:,} easiest are more than the "
                         f"{len(orders):,} orders swept")
-    if referee_name is None and rounds == 1:
-        raise UserError("--rounds: the physics-quality estimate needs at least 2 rounds per order "
-                        "(or name one --referee)")
-    if physics_orders and physics_orders > len(orders):
-        raise UserError(f"--physics-orders: {physics_orders:,} is more than the {len(orders):,} orders swept")
     workers = workers or default_workers()
     if question is not None:
         _race(orders, model, bot, question, referee_name or "physics", params, seed, workers, scheduler, no_progress,
               max_rounds=rounds or 4096)
     elif referee_name is None:
+        if rounds == 1:
+            raise UserError("--rounds: the physics-quality estimate needs at least 2 rounds per order "
+                            "(or name one --referee)")
+        if physics_orders and physics_orders > len(orders):
+            raise UserError(f"--physics-orders: {physics_orders:,} is more than the {len(orders):,} orders swept")
         plan = Plan.for_orders(len(orders), fast_rounds=rounds, paired_rounds=physics_rounds,
                                paired_orders=physics_orders, physics_anchors=anchors, half_widths=half_widths)
         _quality(orders, orders_spec, model, bot, plan, params, seed, workers, scheduler, out, plot, csv_out, top,
