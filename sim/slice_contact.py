@@ -135,7 +135,7 @@ def tower_leans(params: Params, barrels: Sequence[BarrelPose], gradient: Gradien
     """The :class:`Lean` of every interface of a tower (bottom first; ``k = 0`` the deck)
     on a deck of ``gradient`` (dz/dx, dz/dy). Barrels in the deck frame (m)."""
     gx, gy = gradient
-    leans: list[Lean | None] = [None] * len(barrels)
+    leans: list[Lean] = []
     mass = wx = wy = wz = 0.0
     for k in range(len(barrels) - 1, -1, -1):
         barrel = barrels[k]
@@ -155,8 +155,8 @@ def tower_leans(params: Params, barrels: Sequence[BarrelPose], gradient: Gradien
             if in_recess(params, barrel):  # it tips onto the recess wall's edge, which then holds it
                 upper, upper_r = (0.0, 0.0), params.ship.recess_diameter_m / 2
         inside, direction = lens_edge(q, upper, upper_r, lower, lower_r)
-        leans[k] = Lean(k, inside, lever, direction, q)
-    return leans  # type: ignore[return-value]
+        leans.append(Lean(k, inside, lever, direction, q))
+    return leans[::-1]
 
 
 def in_recess(params: Params, bottom: BarrelPose) -> bool:
