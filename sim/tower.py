@@ -35,8 +35,9 @@ class TowerState:
     """Sailor turn counts plus the barrels on deck, bottom first.
 
     ``slice_direction_rad`` is the horizontal direction (from the bow toward port) of the
-    vertical plane the 2D physics runs in: the deck's downhill direction after the last
-    turn that left it tilted (DESIGN.md 3.2).
+    vertical plane the 2D physics ran in last: the deck's downhill direction after the last
+    turn that left it tilted, or the direction the tower would tip where it was near tipping
+    (DESIGN.md 3.2, :func:`sim.slice_contact.fall_slice`).
     """
 
     turns: tuple[float, float, float] = (0.0, 0.0, 0.0)

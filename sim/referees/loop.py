@@ -79,10 +79,10 @@ def build_world(params: Params, tower: TowerState, slice_direction_rad: float,
     barrel's end faces are ``faces`` (one per barrel), by default those of
     :func:`sim.slice_contact.slice_faces` on the tower's own deck.
     """
+    gradient = deck_gradient(params.ship, tower.turns_by_sailor())
     if deck_slope is None:
-        deck_slope = slope_along(deck_gradient(params.ship, tower.turns_by_sailor()), slice_direction_rad)
+        deck_slope = slope_along(gradient, slice_direction_rad)
     if faces is None:
-        gradient = deck_gradient(params.ship, tower.turns_by_sailor())
         faces = slice_faces(params, tower.barrels, tower_leans(params, tower.barrels, gradient), slice_direction_rad)
     world = TowerWorld(params, deck_slope)
     tilt_scale = math.cos(slice_direction_rad - tower.slice_direction_rad)
