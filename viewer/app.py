@@ -360,7 +360,7 @@ class ViewerApp:
                         hint=view.hint_pose)
         hud.draw_top_bar(surface, layout, c)
         self.legend = hud.draw_panel(surface, layout, c, view.pulse, prompt=view.prompt)
-        self.inset.draw(surface, layout.inset, c.turns(), barrels=c.state.tower.barrels,
+        self.inset.draw(surface, layout.inset, c.turns(), barrels=c.deck_barrels(),
                         slice_direction_rad=view.slice_direction_rad, aim_xy=view.aim_xy,
                         choosing=view.prompt == "sailor", highlight=c.turning(), pulse=view.pulse,
                         view_rad=view.view_rad, hint_xy=view.advice.aim_xy if view.hint_pose is not None else None,

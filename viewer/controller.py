@@ -26,10 +26,11 @@ from kipp.rules.config import GameConfig
 from kipp.rules.play import game_streams, sample_chance
 from kipp.rules.state import CHANCE, GameState
 from sim.params import Params
-from sim.physics_referee import PhysicsReferee, build_world
-from sim.tower import Referee, TowerState
+from sim.physics_referee import FRAME_HZ, PhysicsReferee, build_world
+from sim.tower import BarrelPose, Referee, TowerState
 from sim.turn_profile import profile_progress, turn_duration_s
 from sim.world import TowerWorld
+from viewer.crash import CrashScene, afloat, crash_scene, deck_poses, fall_words
 from viewer.die import DieView
 from viewer.messages import AFTERMATH_FRAMES, Message, announce
 from viewer.orientation import ViewTurn, squash
@@ -46,6 +47,8 @@ GLIDE_FRAMES = 36
 LOWER_FRAMES = 10
 AIM_STEP_M = 0.0005
 """Arrow keys move the hanging barrel by half a millimetre."""
+CRASH_WORDS_DELAY_FRAMES = 30
+"""The crash's headline ("Kaboom!") waits until the barrels have been falling this long (0.5 s)."""
 
 
 class GameController:
@@ -88,6 +91,12 @@ class GameController:
         self._frozen: TowerWorld | None = None
         self._frozen_slice = 0.0
         self._frozen_turns: dict[str, float] | None = None
+        self.fall: str | None = None
+        """What fell in the last crash, in words ("the top four barrels tipped over to port"), until the
+        next round starts; None if nothing fell or the referee did not say."""
+        self._fall_frames = 0
+        self._held_message: Message | None = None
+        self._crash: CrashScene | None = None
         self.view = ViewTurn(self.state.tower.slice_direction_rad)
         """Which way the side view looks (bow kept on the right; turns when the slice changes).
         While it turns, a running decision waits, so the turn of the view is seen before the deck moves."""
@@ -127,6 +136,13 @@ class GameController:
         if self._static is None or self._static[0] is not tower:
             self._static = (tower, build_world(self.params, tower, tower.slice_direction_rad))
         return self._static[1]
+
+    def deck_barrels(self) -> tuple[BarrelPose, ...]:
+        """The barrels as the top view draws them (deck frame), read off the world the side view
+        draws, so both views show the same bodies; those sunk below the sea are left out."""
+        world = self.display_world()
+        poses = deck_poses(world, self.slice_direction())
+        return tuple(poses[i] for i in afloat(world))
 
     def slice_direction(self) -> float:
         """Direction (rad from the bow toward port) of the plane the side view shows."""
@@ -293,19 +309,28 @@ class GameController:
         world = self.run.world
         slice_direction = _run_slice(self.run, request.tower) if world is not None else 0.0
         self.mode = "idle"
+        shown = self.message
         self._submit(action)
-        if decision.crashed and world is not None:
+        scene = crash_scene(self.params, decision, world, slice_direction) if decision.crashed else None
+        if scene is not None:
             self.mode, self.wait = "aftermath", AFTERMATH_FRAMES
-            self._frozen, self._frozen_slice = world, slice_direction
+            self._crash = scene
+            self._frozen, self._frozen_slice = scene.world, scene.slice_direction_rad
+            self.fall = fall_words(scene.fallen, len(decision.tower.barrels)) if scene.fallen else None
+            self._fall_frames = 0
+            self._held_message, self.message = self.message, shown  # the headline once the fall is seen
         else:
             self._pending = None
             self.run = None
             self.wait = max(self.wait, AFTER_DECISION_FRAMES)
 
     def _update_aftermath(self) -> None:
-        world = self._frozen
-        for _ in range(self.run.steps_per_frame):
-            world.step()
+        if self.view.turning:
+            return  # the barrels fall once the view looks into the plane they fall in
+        self._crash.advance_frame(max(1, round(self.params.solver.steps_per_second / FRAME_HZ)))
+        self._fall_frames += 1
+        if self._held_message is not None and self._fall_frames >= CRASH_WORDS_DELAY_FRAMES:
+            self.message, self._held_message = self._held_message, None
         self.wait -= 1
         if self.wait <= 0:
             self._frozen_turns = self.turns()
@@ -384,7 +409,7 @@ class GameController:
         seen = len(self.state.events())
         self.state = probe
         if isinstance(action, Shuffle):  # a new round: the wreck of the last one is cleared away
-            self._frozen = self._frozen_turns = None
+            self._frozen = self._frozen_turns = self.fall = None
         self.message = announce(self.short_names, probe.events()[seen:], self.message)
 
     def _init_aim(self) -> None:

@@ -124,7 +124,7 @@ def prompt_text(controller: GameController, prompt: str | None) -> str:
             return f"The {sailor} sailor turns..."
         return "The barrel settles..."
     if mode == "aftermath":
-        return "Barrels overboard!"
+        return f"{controller.fall[0].upper()}{controller.fall[1:]}!" if controller.fall else "Barrels overboard!"
     if controller.script is not None:
         return "Replay"
     return f"{name}'s turn" if controller.seat_is_human(state.player) else f"{name} is thinking..."
