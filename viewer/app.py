@@ -377,7 +377,8 @@ class ViewerApp:
         if c.state.is_terminal() and c.mode == "idle":
             hud.draw_end_screen(surface, layout, c, view.pulse)
         if self.overlay == "help":
-            draw_help(surface, layout, c.config, replay=self.replay, veil=hud.veil(layout.size))
+            draw_help(surface, layout, c.config, replay=self.replay, veil=hud.veil(layout.size),
+                      seed=None if self.replay else c.seed)
         elif self.overlay is not None:
             hud.draw_confirm(surface, layout, *self.question(), view.pulse)
         return view

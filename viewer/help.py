@@ -83,7 +83,7 @@ def _card_rect(layout: Layout) -> pygame.Rect:
     return card
 
 
-def _paint(layout: Layout, config: GameConfig, replay: bool) -> pygame.Surface:
+def _paint(layout: Layout, config: GameConfig, replay: bool, seed: int | None) -> pygame.Surface:
     card = _card_rect(layout)
     surface = pygame.Surface(card.size, pygame.SRCALPHA)
     radius = layout.px(18)
@@ -131,20 +131,28 @@ def _paint(layout: Layout, config: GameConfig, replay: bool) -> pygame.Surface:
         ky += line_h
     footer = palette.text("H, Esc, Enter or a click: back to the game", size, palette.GOOD, bold=True)
     surface.blit(footer, footer.get_rect(bottomright=(card.width - pad, card.height - pad // 2)))
+    if seed is not None:
+        note = palette.fit(seed_note(seed), size, card.width - 3 * pad - footer.get_width(), palette.INK_SOFT)
+        surface.blit(note, note.get_rect(bottomleft=(pad, card.height - pad // 2)))
     return surface
+
+
+def seed_note(seed: int) -> str:
+    """How to play this game again: its seed."""
+    return f"Game {seed}: kipp play --seed {seed} deals it again"
 
 
 _painted: dict[tuple, pygame.Surface] = {}
 
 
 def draw_help(surface: pygame.Surface, layout: Layout, config: GameConfig, *, replay: bool = False,
-              veil: pygame.Surface | None = None) -> pygame.Rect:
-    """The how-to-play card over the (dimmed) window; returns where it is."""
-    key = (layout.size, config, replay)
+              veil: pygame.Surface | None = None, seed: int | None = None) -> pygame.Rect:
+    """The how-to-play card over the (dimmed) window, with the game's ``seed`` if given; where it is."""
+    key = (layout.size, config, replay, seed)
     painted = _painted.get(key)
     if painted is None:
         _painted.clear()
-        painted = _painted[key] = _paint(layout, config, replay)
+        painted = _painted[key] = _paint(layout, config, replay, seed)
     if veil is not None:
         surface.blit(veil, (0, 0))
     card = _card_rect(layout)

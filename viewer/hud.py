@@ -18,7 +18,7 @@ from viewer import palette
 from viewer.balance_hint import Advice, gauge_text
 from viewer.barrel_art import draw_barrel
 from viewer.controller import GameController
-from viewer.help import KEYS, REPLAY_KEYS
+from viewer.help import KEYS, REPLAY_KEYS, seed_note
 from viewer.layout import Layout
 from viewer.recap import describe, round_recaps, signed
 
@@ -276,7 +276,7 @@ def draw_end_screen(surface: pygame.Surface, layout: Layout, controller: GameCon
     _draw_recap(surface, layout, controller, pygame.Rect(card.x + layout.px(20), y + layout.px(10), inner,
                                                          button.top - y - layout.px(16)))
     _draw_button(surface, layout, button, "N: new game", pulse)
-    hint = palette.text("Esc: quit", layout.font_px(22), palette.INK_SOFT)
+    hint = palette.fit(f"Esc: quit  -  {seed_note(controller.seed)}", layout.font_px(22), inner, palette.INK_SOFT)
     surface.blit(hint, hint.get_rect(midtop=(card.centerx, button.bottom + layout.px(8))))
 
 

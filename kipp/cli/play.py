@@ -13,7 +13,6 @@ from kipp.cli.options import (
     game_config,
     params_option,
     parse_players,
-    seed_option,
 )
 from kipp.cli.window import ensure_display, max_frames_option, run_viewer, screenshot_option
 from sim.params import Params, load_params
@@ -69,11 +68,14 @@ def parse_bot_models(text: str) -> tuple[tuple[str, ...], tuple[int, ...], dict[
 @click.option("--hints", is_flag=True,
               help="Start with the balance hint on (B turns it on and off): a purple mark where the bots' balance "
                    "judgement would set your barrel, and how many degrees of tilt the tower has to spare.")
-@seed_option
+@click.option("--seed", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Root random seed of the first game (the next ones use N+1, N+2, ...): the same seed and "
+                   "players give the same barrel lines and dice. Default: fresh luck, a new seed each game, "
+                   "shown on the end screen and in the help card so a good game can be played again.")
 @params_option
 @max_frames_option("Quit after N frames (for documentation and tests; runs headless without a display)")
 @screenshot_option("Save the last frame as a PNG")
-def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: bool, seed: int,
+def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: bool, seed: int | None,
          params: Params | None, max_frames: int | None, screenshot: str | None) -> None:
     """Play Kipp, Kipp, Ahoi! in a window: people and bots, physics in real time.
 
@@ -92,11 +94,12 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: boo
     params = params if params is not None else load_params()
 
     from kipp.players.models import make_bot
+    from kipp.rules.play import fresh_seed
     from viewer.controller import GameController
 
     bots = {i: make_bot(models[i], names[i], params) for i in bot_seats}
 
     def new_controller(games: int) -> GameController:
-        return GameController(config, params, seed=seed + games, bots=bots)
+        return GameController(config, params, seed=fresh_seed() if seed is None else seed + games, bots=bots)
 
     run_viewer(new_controller, max_frames, screenshot, help_at_start=True, hints=hints)
