@@ -35,6 +35,8 @@ from viewer.help import draw_help, first_game_tip  # noqa: E402
 from viewer.inset import InsetView  # noqa: E402
 from viewer.layout import MIN_SIZE, Layout, compute_layout  # noqa: E402
 from viewer.scene import Hanging, SceneView, hang_pose, tower_top_m  # noqa: E402
+from viewer.setup import GameSetup, save_setup  # noqa: E402
+from viewer.start import LEAVE, START, StartScreen  # noqa: E402
 
 FPS = 60
 CAPTION = "Kipp, Kipp, Ahoi!"
@@ -98,12 +100,22 @@ def _set_minimum_size(size: tuple[int, int]) -> None:
         pass
 
 
+GameFactory = Callable[[GameSetup], Callable[[int], GameController]]
+"""Makes the games of a set-up: ``factory(setup)(games_started)`` is the next game's controller."""
+
+
 class ViewerApp:
-    """A window showing one game at a time; ``new_controller(games_started)`` makes each game."""
+    """A window showing one game at a time; ``new_controller(games_started)`` makes each game.
+
+    With ``games`` (a :data:`GameFactory`) and the ``setup`` the first game was made from, a new
+    game is set up on the start screen (:mod:`viewer.start`) first; ``start_screen`` opens the
+    window on it (the first game is then only a picture behind it until Start)."""
 
     def __init__(self, new_controller: Callable[[int], GameController], *,
                  size: tuple[int, int] = (1280, 800), throttle: bool = True, replay: bool = False,
-                 help_at_start: bool = False, tips: bool = True, hints: bool = False) -> None:
+                 help_at_start: bool = False, tips: bool = True, hints: bool = False,
+                 games: GameFactory | None = None, setup: GameSetup | None = None,
+                 start_screen: bool = False) -> None:
         pygame.display.init()
         pygame.font.init()
         self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
@@ -144,6 +156,16 @@ class ViewerApp:
         self._balance: BalanceHint | None = None
         self.balance_rect: pygame.Rect | None = None
         """Where the balance gauge was drawn last (None: not shown)."""
+        self._games = games
+        self.setup = setup
+        self.start: StartScreen | None = None
+        """The start screen, while it is up (``overlay == "start"``)."""
+        self._started = not start_screen
+        """Has a game been started (False while the launch's start screen is up)?"""
+        self._help_after_start = False
+        if start_screen and games is not None and setup is not None:
+            self._help_after_start = help_at_start  # the how-to-play card follows the launch's start screen
+            self.open_start(after_game=False)
 
     # --- the loop -----------------------------------------------------------------
 
@@ -180,9 +202,39 @@ class ViewerApp:
         pygame.display.quit()
 
     def new_game(self) -> None:
-        self.games += 1
+        """The next game: set up on the start screen if there is one, else as the last one."""
+        if self._games is not None and self.setup is not None and not self.replay:
+            self.open_start(after_game=True)
+            return
+        self._next_game()
+
+    def _next_game(self) -> None:
+        if self._started:
+            self.games += 1
+        self._started = True
         self.controller = self._new_controller(self.games)
         self.paused, self._step_from = False, None
+
+    def open_start(self, *, after_game: bool) -> None:
+        """Show the start screen with the current set-up (``after_game``: Esc goes back)."""
+        self.start = StartScreen(self.setup, after_game=after_game)
+        self.overlay = "start"
+
+    def _start_answer(self, answer: str | None) -> None:
+        if answer == START:
+            self.setup = self.start.setup
+            save_setup(self.setup)
+            self._new_controller = self._games(self.setup)
+            self.hints = self.setup.hints
+            self.start, self.overlay = None, None
+            self._next_game()
+            if self._help_after_start:
+                self.overlay, self._help_after_start = "help", False
+        elif answer == LEAVE:
+            if self.start.after_game:
+                self.start, self.overlay = None, None
+            else:
+                self.running = False
 
     # --- input --------------------------------------------------------------------
 
@@ -193,14 +245,17 @@ class ViewerApp:
             elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
                 self.surface = pygame.display.get_surface()
             elif event.type == pygame.KEYDOWN:
-                self._key(event.key, getattr(event, "unicode", ""))
+                self._key(event.key, getattr(event, "unicode", ""), getattr(event, "mod", 0))
             elif event.type == pygame.MOUSEMOTION:
                 if self.overlay is None:
                     self._aim_at(event.pos)
             elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
                 self._click(event.pos)
 
-    def _key(self, key: int, char: str = "") -> None:
+    def _key(self, key: int, char: str = "", mod: int = 0) -> None:
+        if self.overlay == "start":
+            self._start_answer(self.start.key(key, char, mod))
+            return
         if self.overlay is not None:
             self._overlay_key(key, char)
             return
@@ -295,6 +350,9 @@ class ViewerApp:
     def _click(self, pos: tuple[int, int]) -> None:
         c = self.controller
         layout = self.layout
+        if self.overlay == "start":
+            self._start_answer(self.start.click(pos))
+            return
         if self.overlay == "help":
             self.overlay = None
             return
@@ -376,7 +434,10 @@ class ViewerApp:
             self.balance_rect = hud.draw_balance(surface, layout, view.advice, message)
         if c.state.is_terminal() and c.mode == "idle":
             hud.draw_end_screen(surface, layout, c, view.pulse)
-        if self.overlay == "help":
+        if self.overlay == "start":
+            surface.blit(hud.veil(layout.size), (0, 0))
+            self.start.draw(surface, layout, view.pulse)
+        elif self.overlay == "help":
             draw_help(surface, layout, c.config, replay=self.replay, veil=hud.veil(layout.size),
                       seed=None if self.replay else c.seed)
         elif self.overlay is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import click
+from click.core import ParameterSource
 
 from kipp.cli.options import (
     barrels_option,
@@ -16,6 +17,9 @@ from kipp.cli.options import (
 )
 from kipp.cli.window import ensure_display, max_frames_option, run_viewer, screenshot_option
 from sim.params import Params, load_params
+
+GAME_OPTIONS = ("players", "barrels", "half_turn", "sea_dogs", "hints", "seed")
+"""Options that set up a game: any of them starts it at once; without them the start screen opens."""
 
 _BOT_NAME = re.compile(r"bot\s*\d*(?::\s*(?P<model>\S+))?", re.IGNORECASE)
 
@@ -79,6 +83,11 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: boo
          params: Params | None, max_frames: int | None, screenshot: str | None) -> None:
     """Play Kipp, Kipp, Ahoi! in a window: people and bots, physics in real time.
 
+    Without options the window opens on the start screen: seat up to four players (people
+    by name, bots by player model), choose the variants and the hint, and start; the last
+    choices are remembered. Any of --players, --barrels, --half-turn, --sea-dogs, --hints
+    or --seed starts a game at once.
+
     Space or a click on the die rolls; on a wild roll click a sailor (or 1/2/3); the
     next barrel follows the mouse (or the arrow keys) and a click (or Enter) lets it
     go; P passes in Old Sea Dogs (it costs a chip); B shows the balance hint (where a
@@ -87,19 +96,32 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: boo
     a new game and Esc quits (both ask first during a game). The first start opens on
     the how-to-play screen.
     """
-    names, bot_seats, models = parse_bot_models(players)
     screenshot = check_output("--screenshot", screenshot, suffix=".png")
-    config = game_config(players=names, barrels=barrels, half_turn=half_turn, sea_dogs=sea_dogs)
+    context = click.get_current_context()
+    chosen = [name for name in GAME_OPTIONS if context.get_parameter_source(name) is not ParameterSource.DEFAULT]
+    names, bot_seats, models = parse_bot_models(players)
+    game_config(players=names, barrels=barrels, half_turn=half_turn, sea_dogs=sea_dogs)  # checks the set-up
     ensure_display(max_frames is not None or screenshot is not None)
     params = params if params is not None else load_params()
 
-    from kipp.players.models import make_bot
     from kipp.rules.play import fresh_seed
     from viewer.controller import GameController
+    from viewer.setup import GameSetup, Seat, SeatKind, load_setup
 
-    bots = {i: make_bot(models[i], names[i], params) for i in bot_seats}
+    if chosen:
+        seats = tuple(Seat(SeatKind.BOT, model=models[i]) if i in bot_seats else Seat(SeatKind.PERSON, name)
+                      for i, name in enumerate(names))
+        setup = GameSetup(seats=seats, barrels=barrels, half_turn=half_turn,
+                          sea_dogs=sea_dogs, hints=hints)
+    else:
+        setup = load_setup()
 
-    def new_controller(games: int) -> GameController:
-        return GameController(config, params, seed=fresh_seed() if seed is None else seed + games, bots=bots)
+    def games(setup: GameSetup):
+        config, bots = setup.config(), setup.bots(params)
 
-    run_viewer(new_controller, max_frames, screenshot, help_at_start=True, hints=hints)
+        def new_controller(games: int) -> GameController:
+            return GameController(config, params, seed=fresh_seed() if seed is None else seed + games, bots=bots)
+        return new_controller
+
+    run_viewer(games(setup), max_frames, screenshot, help_at_start=True, hints=setup.hints, games=games,
+               setup=setup, start_screen=not chosen)
