@@ -7,7 +7,8 @@ display the loop is held to 60 frames per second; headless it runs as fast as it
 and since all timing is counted in frames the game plays out the same either way.
 
 Keys: Space roll - P pass - 1/2/3 sailor - arrows aim - Enter let go - B balance hint on/off -
-H or ? how to play - N new game - Esc quit (during a game N and Esc ask first: Y or Enter yes, N or Esc no).
+M sound on/off - H or ? how to play - N new game - Esc quit (during a game N and Esc ask first: Y or Enter
+yes, N or Esc no).
 Mouse: click the die to roll, a sailor in the inset to choose it, the scene to let go.
 A replay (``replay=True``) has its own keys: Space pause, Right or S one step while
 paused, + / - (or 1, 2, 4) speed. While a card is up (help, a question) the game waits.
@@ -36,6 +37,7 @@ from viewer.inset import InsetView  # noqa: E402
 from viewer.layout import MIN_SIZE, Layout, compute_layout  # noqa: E402
 from viewer.scene import Hanging, SceneView, hang_pose, tower_top_m  # noqa: E402
 from viewer.setup import GameSetup, save_setup  # noqa: E402
+from viewer.sound import SoundBoard  # noqa: E402
 from viewer.start import LEAVE, START, StartScreen  # noqa: E402
 
 FPS = 60
@@ -115,7 +117,7 @@ class ViewerApp:
                  size: tuple[int, int] = (1280, 800), throttle: bool = True, replay: bool = False,
                  help_at_start: bool = False, tips: bool = True, hints: bool = False,
                  games: GameFactory | None = None, setup: GameSetup | None = None,
-                 start_screen: bool = False) -> None:
+                 start_screen: bool = False, mute: bool = False) -> None:
         pygame.display.init()
         pygame.font.init()
         self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
@@ -156,6 +158,8 @@ class ViewerApp:
         self._balance: BalanceHint | None = None
         self.balance_rect: pygame.Rect | None = None
         """Where the balance gauge was drawn last (None: not shown)."""
+        self.sound = SoundBoard(muted=mute)
+        """The game's sounds (M mutes); silent without an audio device."""
         self._games = games
         self.setup = setup
         self.start: StartScreen | None = None
@@ -193,12 +197,15 @@ class ViewerApp:
         self._process_events()
         start = time.perf_counter()
         self._update()
+        for cue in self.controller.take_cues():
+            self.sound.play(cue)
         self._draw()
         pygame.display.flip()
         self.frame_ms.append((time.perf_counter() - start) * 1000.0)
         self.frames += 1
 
     def close(self) -> None:
+        self.sound.close()
         pygame.display.quit()
 
     def new_game(self) -> None:
@@ -263,6 +270,8 @@ class ViewerApp:
         over = c.state.is_terminal()
         if key in (pygame.K_h, pygame.K_QUESTION) or char == "?":
             self.overlay = "help"
+        elif key == pygame.K_m:
+            self.sound.toggle_mute()
         elif key == pygame.K_ESCAPE:
             if over:
                 self.running = False

@@ -38,6 +38,7 @@ from viewer.palette import shorten
 from viewer.referee_bridge import AnimatingReferee, DecisionPending, Request
 from viewer.scene import HANG_GAP_M, Hanging, hang_pose
 from viewer.script import ReplayScript
+from viewer.sound import Cue, CueEvent
 
 BOT_THINK_FRAMES = 32
 AFTER_ROLL_FRAMES = 16
@@ -97,6 +98,8 @@ class GameController:
         self._fall_frames = 0
         self._held_message: Message | None = None
         self._crash: CrashScene | None = None
+        self._cues: list[CueEvent] = []
+        self._was_turning = False
         self.view = ViewTurn(self.state.tower.slice_direction_rad)
         """Which way the side view looks (bow kept on the right; turns when the slice changes).
         While it turns, a running decision waits, so the turn of the view is seen before the deck moves."""
@@ -196,6 +199,11 @@ class GameController:
             return None
         return self._aim_to_xy()
 
+    def take_cues(self) -> list[CueEvent]:
+        """The sounds the game asked for since the last call (:mod:`viewer.sound`)."""
+        cues, self._cues = self._cues, []
+        return cues
+
     # --- input from people --------------------------------------------------------
 
     def roll(self) -> bool:
@@ -263,6 +271,12 @@ class GameController:
             return
         handler = getattr(self, "_update_" + self.mode)
         handler()
+        turning = self.turning() is not None
+        if turning and not self._was_turning:
+            turn = self._pending[1].turn
+            seconds = turn_duration_s(turn.revolutions, self.params.turn.rate_rev_per_s)
+            self._cues.append(CueEvent(Cue.TURN, seconds=seconds))
+        self._was_turning = turning
 
     def _update_idle(self) -> None:
         if self.wait > 0:
@@ -296,6 +310,7 @@ class GameController:
             place, self._place = self._place, None
             self.mode = "idle"
             self._gap = HANG_GAP_M
+            self._cues.append(CueEvent(Cue.SET_DOWN, size=self.state.next_barrel()))
             self._submit(place)
 
     def _update_deciding(self) -> None:
@@ -312,6 +327,8 @@ class GameController:
         shown = self.message
         self._submit(action)
         scene = crash_scene(self.params, decision, world, slice_direction) if decision.crashed else None
+        if decision.crashed and scene is None:
+            self._cues.append(CueEvent(Cue.CRASH))
         if scene is not None:
             self.mode, self.wait = "aftermath", AFTERMATH_FRAMES
             self._crash = scene
@@ -327,6 +344,8 @@ class GameController:
     def _update_aftermath(self) -> None:
         if self.view.turning:
             return  # the barrels fall once the view looks into the plane they fall in
+        if self._fall_frames == 0:
+            self._cues.append(CueEvent(Cue.CRASH))  # as the barrels start to fall
         self._crash.advance_frame(max(1, round(self.params.solver.steps_per_second / FRAME_HZ)))
         self._fall_frames += 1
         if self._held_message is not None and self._fall_frames >= CRASH_WORDS_DELAY_FRAMES:
@@ -388,6 +407,7 @@ class GameController:
         return sample_chance(self.state, rng)
 
     def _start_roll(self, roll: Roll) -> None:
+        self._cues.append(CueEvent(Cue.ROLL))
         self._roll = roll
         self.die.start_roll(roll.face)
         self.mode = "rolling"
@@ -410,7 +430,10 @@ class GameController:
         self.state = probe
         if isinstance(action, Shuffle):  # a new round: the wreck of the last one is cleared away
             self._frozen = self._frozen_turns = self.fall = None
-        self.message = announce(self.short_names, probe.events()[seen:], self.message)
+        new = probe.events()[seen:]
+        if any(e["event"] == "round_end" and e["completed"] for e in new):
+            self._cues.append(CueEvent(Cue.FANFARE))
+        self.message = announce(self.short_names, new, self.message)
 
     def _init_aim(self) -> None:
         node = len(self.state.history())

@@ -15,7 +15,7 @@ from kipp.cli.options import (
     params_option,
     parse_players,
 )
-from kipp.cli.window import ensure_display, max_frames_option, run_viewer, screenshot_option
+from kipp.cli.window import ensure_display, max_frames_option, mute_option, run_viewer, screenshot_option
 from sim.params import Params, load_params
 
 GAME_OPTIONS = ("players", "barrels", "half_turn", "sea_dogs", "hints", "seed")
@@ -76,11 +76,12 @@ def parse_bot_models(text: str) -> tuple[tuple[str, ...], tuple[int, ...], dict[
               help="Root random seed of the first game (the next ones use N+1, N+2, ...): the same seed and "
                    "players give the same barrel lines and dice. Default: fresh luck, a new seed each game, "
                    "shown on the end screen and in the help card so a good game can be played again.")
+@mute_option
 @params_option
 @max_frames_option("Quit after N frames (for documentation and tests; runs headless without a display)")
 @screenshot_option("Save the last frame as a PNG")
 def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: bool, seed: int | None,
-         params: Params | None, max_frames: int | None, screenshot: str | None) -> None:
+         mute: bool, params: Params | None, max_frames: int | None, screenshot: str | None) -> None:
     """Play Kipp, Kipp, Ahoi! in a window: people and bots, physics in real time.
 
     Without options the window opens on the start screen: seat up to four players (people
@@ -124,4 +125,4 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: boo
         return new_controller
 
     run_viewer(games(setup), max_frames, screenshot, help_at_start=True, hints=setup.hints, games=games,
-               setup=setup, start_screen=not chosen)
+               setup=setup, start_screen=not chosen, mute=mute)

@@ -8,7 +8,7 @@ import click
 
 from kipp.cli import options
 from kipp.cli.options import UserError, check_output, params_option, physics_errors
-from kipp.cli.window import ensure_display, max_frames_option, run_viewer, screenshot_option
+from kipp.cli.window import ensure_display, max_frames_option, mute_option, run_viewer, screenshot_option
 from kipp.rules.replay import (
     ReplayMismatch,
     check_params,
@@ -27,8 +27,9 @@ from sim.params import Params, load_params
 @click.option("--check", is_flag=True, help="Re-run the game headless and fail if any outcome differs.")
 @max_frames_option("Without --check: stop after N frames (headless runs, documentation)")
 @screenshot_option("Without --check: save the last frame as PNG")
+@mute_option
 @params_option
-def replay(file: str, check: bool, max_frames: int | None, screenshot: str | None,
+def replay(file: str, check: bool, max_frames: int | None, screenshot: str | None, mute: bool,
            params: Params | None) -> None:
     """Replay a game recorded with `kipp game --json`.
 
@@ -40,7 +41,7 @@ def replay(file: str, check: bool, max_frames: int | None, screenshot: str | Non
     recorded with.
     """
     if not check:
-        show_replay(file, params, max_frames=max_frames, screenshot=screenshot)
+        show_replay(file, params, max_frames=max_frames, screenshot=screenshot, mute=mute)
         return
     for option, value in (("--max-frames", max_frames), ("--screenshot", screenshot)):
         if value is not None:
@@ -91,7 +92,7 @@ def read_recording(file: str) -> list[dict]:
 
 
 def show_replay(path: str, params: Params | None = None, *, max_frames: int | None = None,
-                screenshot: str | None = None) -> None:
+                screenshot: str | None = None, mute: bool = False) -> None:
     """Show the game recorded in ``path`` (``kipp game --json``) with the viewer's animations.
 
     The game is decided by the referee it was recorded with (``game_start.referee``);
@@ -124,4 +125,5 @@ def show_replay(path: str, params: Params | None = None, *, max_frames: int | No
                               referee=options.make_referee(referee_name, params),
                               script=ReplayScript(events))
 
-    run_viewer(new_controller, max_frames, screenshot, replay=True, failure_prefix=f"{path}: replay differs: ")
+    run_viewer(new_controller, max_frames, screenshot, replay=True, failure_prefix=f"{path}: replay differs: ",
+               mute=mute)

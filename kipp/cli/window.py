@@ -61,6 +61,10 @@ def max_frames_option(text: str):
                         help=f"{text}; at most {MAX_FRAMES:,} (4.6 hours at 60 fps).")
 
 
+mute_option = click.option("--mute", is_flag=True, help="Start with the sound off (M turns it on and off). "
+                                                        "Without an audio device the game plays silently.")
+
+
 def screenshot_option(text: str):
     """``--screenshot FILE.png``; checked before the viewer starts (:func:`kipp.cli.options.check_output`)."""
     return click.option("--screenshot", default=None, metavar="FILE.png", help=f"{text}.")
@@ -93,13 +97,14 @@ def ensure_display(headless: bool) -> None:
 
 def run_viewer(new_controller, max_frames: int | None, screenshot: str | None, *, replay: bool = False,
                help_at_start: bool = False, failure_prefix: str = "", hints: bool = False,
-               games=None, setup=None, start_screen: bool = False) -> None:
+               games=None, setup=None, start_screen: bool = False, mute: bool = False) -> None:
     """Open the window and run it; the loop is held to 60 fps only on a real display.
 
     ``replay``: a recording is shown (REPLAY banner, pause, step, speed). ``help_at_start``:
     open on the how-to-play screen (on a real display only). ``hints``: the balance hint
     is on from the start. ``games``, ``setup``, ``start_screen``: new games are set up on the
     start screen (:class:`viewer.app.ViewerApp`), which the window opens on if ``start_screen``.
+    ``mute``: start with the sound off (M turns it on).
     A viewer that stops on an
     error (a recording that does not replay) raises it as a :class:`UserError`, after
     ``failure_prefix``."""
@@ -117,7 +122,7 @@ def run_viewer(new_controller, max_frames: int | None, screenshot: str | None, *
     real_window = pygame.display.get_driver() not in HEADLESS_DRIVERS
     app = ViewerApp(new_controller, throttle=real_window, replay=replay,
                     help_at_start=help_at_start and real_window, hints=hints, games=games, setup=setup,
-                    start_screen=start_screen)
+                    start_screen=start_screen, mute=mute)
     app.run(max_frames=max_frames, screenshot=screenshot)
     if app.failure is not None:
         raise UserError(failure_prefix + app.failure)
