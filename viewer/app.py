@@ -7,7 +7,7 @@ display the loop is held to 60 frames per second; headless it runs as fast as it
 and since all timing is counted in frames the game plays out the same either way.
 
 Keys: Space roll - P pass - 1/2/3 sailor - arrows aim - Enter let go - B balance hint on/off -
-M sound on/off - H or ? how to play - N new game - Esc quit (during a game N and Esc ask first: Y or Enter
+M sound on/off - R record - H or ? how to play - N new game - Esc quit (during a game N and Esc ask first: Y or Enter
 yes, N or Esc no).
 Mouse: click the die to roll, a sailor in the inset to choose it, the scene to let go.
 A replay (``replay=True``) has its own keys: Space pause, Right or S one step while
@@ -21,6 +21,7 @@ import os
 import time
 import warnings
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -35,6 +36,8 @@ from viewer.controller import GameController  # noqa: E402
 from viewer.help import draw_help, first_game_tip  # noqa: E402
 from viewer.inset import InsetView  # noqa: E402
 from viewer.layout import MIN_SIZE, Layout, compute_layout  # noqa: E402
+from viewer.messages import Message  # noqa: E402
+from viewer.recorder import GameRecorder, numbered, recording_header, recording_path  # noqa: E402
 from viewer.scene import Hanging, SceneView, hang_pose, tower_top_m  # noqa: E402
 from viewer.setup import GameSetup, save_setup  # noqa: E402
 from viewer.sound import SoundBoard  # noqa: E402
@@ -117,7 +120,7 @@ class ViewerApp:
                  size: tuple[int, int] = (1280, 800), throttle: bool = True, replay: bool = False,
                  help_at_start: bool = False, tips: bool = True, hints: bool = False,
                  games: GameFactory | None = None, setup: GameSetup | None = None,
-                 start_screen: bool = False, mute: bool = False) -> None:
+                 start_screen: bool = False, mute: bool = False, record: str | None = None) -> None:
         pygame.display.init()
         pygame.font.init()
         self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
@@ -166,6 +169,13 @@ class ViewerApp:
         """The start screen, while it is up (``overlay == "start"``)."""
         self._started = not start_screen
         """Has a game been started (False while the launch's start screen is up)?"""
+        self._record = record
+        """``--record FILE``: every game is recorded (:func:`viewer.recorder.numbered` files)."""
+        self.recorder: GameRecorder | None = None
+        """Writes the game being played to its file as it goes (None: not recording)."""
+        self._recorded_games = 0
+        if record is not None and self._started and not replay:
+            self._start_recording(Path(record))
         self._help_after_start = False
         if start_screen and games is not None and setup is not None:
             self._help_after_start = help_at_start  # the how-to-play card follows the launch's start screen
@@ -185,7 +195,7 @@ class ViewerApp:
                 self.step()
                 if self.throttle:
                     self.clock.tick(FPS)
-                elif unattended and self.view.prompt is not None:
+                elif unattended and (self.view.prompt is not None or self.controller.ended):
                     break
             if screenshot:
                 pygame.image.save(self.surface, screenshot)
@@ -199,12 +209,15 @@ class ViewerApp:
         self._update()
         for cue in self.controller.take_cues():
             self.sound.play(cue)
+        if self.recorder is not None:
+            self.recorder.update(self.controller.state.events())
         self._draw()
         pygame.display.flip()
         self.frame_ms.append((time.perf_counter() - start) * 1000.0)
         self.frames += 1
 
     def close(self) -> None:
+        self._stop_recording()
         self.sound.close()
         pygame.display.quit()
 
@@ -221,6 +234,33 @@ class ViewerApp:
         self._started = True
         self.controller = self._new_controller(self.games)
         self.paused, self._step_from = False, None
+        self._stop_recording()
+        if self._record is not None and not self.replay:
+            self._start_recording(numbered(Path(self._record), self._recorded_games))
+
+    def _start_recording(self, path: Path) -> None:
+        """Record the game being played into ``path``, from its first event."""
+        c = self.controller
+        models = [getattr(c.bots.get(i), "model", None) for i in range(c.config.n_players)]
+        self.recorder = GameRecorder(path, recording_header(c.params, c.seed, models))
+        self.recorder.update(c.state.events())
+        self._recorded_games += 1
+
+    def _stop_recording(self) -> None:
+        if self.recorder is not None:
+            self.recorder.close()
+            self.recorder = None
+
+    def record(self) -> None:
+        """R: record this game (from its start) into the user's data folder, and say where."""
+        c = self.controller
+        if self.recorder is None:
+            try:
+                self._start_recording(recording_path())
+            except OSError as error:
+                c.message = Message("Cannot record", str(error.strerror or error))
+                return
+        c.message = Message("Recording this game", str(self.recorder.path))
 
     def open_start(self, *, after_game: bool) -> None:
         """Show the start screen with the current set-up (``after_game``: Esc goes back)."""
@@ -286,6 +326,8 @@ class ViewerApp:
             self._replay_key(key, char)
         elif key == pygame.K_b:
             self.hints = not self.hints
+        elif key == pygame.K_r:
+            self.record()
         elif key == pygame.K_SPACE:
             c.roll()
         elif key == pygame.K_p:

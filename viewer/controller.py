@@ -98,6 +98,8 @@ class GameController:
         self._fall_frames = 0
         self._held_message: Message | None = None
         self._crash: CrashScene | None = None
+        self.ended = False
+        """Has a replayed recording run out before the game's end (it was stopped half-way)?"""
         self._cues: list[CueEvent] = []
         self._was_turning = False
         self.view = ViewTurn(self.state.tower.slice_direction_rad)
@@ -366,9 +368,11 @@ class GameController:
         player = state.current_player()
         if player == CHANCE and state.chance_kind() == "shuffle":
             action = self.script.next_action(state) if self.script else self._sample()
-            if action is not None:
-                self._submit(action)
-                self.wait = ROUND_START_FRAMES
+            if action is None:
+                self.ended = True  # a recording stopped between two rounds
+                return
+            self._submit(action)
+            self.wait = ROUND_START_FRAMES
             return
         if self.seat_is_human(state.player):
             return  # a person's move: wait for input
@@ -383,7 +387,7 @@ class GameController:
         else:
             action = self.bots[player].act(state, self.bot_rngs[player])
         if action is None:
-            self.error = "the recording ends before the game does"
+            self.ended = True  # a game recorded as it was played and stopped half-way
             return
         if isinstance(action, Roll):
             self._start_roll(action)

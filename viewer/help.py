@@ -18,7 +18,7 @@ from viewer.layout import Layout
 
 KEYS = (("Space", "roll the die"), ("mouse, arrows", "aim the barrel"), ("click, Enter", "let it go"),
         ("1 2 3, click", "pick a sailor (wild)"), ("P", "pass, paying a chip (Old Sea Dogs)"),
-        ("B", "balance hint on / off"), ("M", "sound on / off"),
+        ("B", "balance hint on / off"), ("M", "sound on / off"), ("R", "record the game"),
         ("H or ?", "how to play"), ("N / Esc", "new game / quit"))
 REPLAY_KEYS = (("Space", "pause / go on"), ("Right or S", "one step (paused)"), ("+ / -, 1 2 4", "speed 1x 2x 4x"),
                ("M", "sound on / off"), ("H or ?", "how to play"), ("N / Esc", "restart / quit"))

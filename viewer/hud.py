@@ -102,6 +102,8 @@ def prompt_text(controller: GameController, prompt: str | None) -> str:
     state = controller.state
     if controller.error:
         return controller.error
+    if controller.ended:
+        return f"The recording stops here, in round {state.round}: the game was not played to its end."
     if state.is_terminal():
         return "Game over."
     name = controller.short_names[state.player]

@@ -18,7 +18,7 @@ from kipp.cli.options import (
 from kipp.cli.window import ensure_display, max_frames_option, mute_option, run_viewer, screenshot_option
 from sim.params import Params, load_params
 
-GAME_OPTIONS = ("players", "barrels", "half_turn", "sea_dogs", "hints", "seed")
+GAME_OPTIONS = ("players", "barrels", "half_turn", "sea_dogs", "hints", "seed", "record")
 """Options that set up a game: any of them starts it at once; without them the start screen opens."""
 
 _BOT_NAME = re.compile(r"bot\s*\d*(?::\s*(?P<model>\S+))?", re.IGNORECASE)
@@ -76,18 +76,22 @@ def parse_bot_models(text: str) -> tuple[tuple[str, ...], tuple[int, ...], dict[
               help="Root random seed of the first game (the next ones use N+1, N+2, ...): the same seed and "
                    "players give the same barrel lines and dice. Default: fresh luck, a new seed each game, "
                    "shown on the end screen and in the help card so a good game can be played again.")
+@click.option("--record", default=None, metavar="FILE.jsonl",
+              help="Write the game to FILE.jsonl as it is played, in the replay format of `kipp game --json` "
+                   "(the next games to FILE-2.jsonl, ...): `kipp replay FILE.jsonl` shows it again, also a game "
+                   "stopped half-way. R in the window records the game being played into your data folder.")
 @mute_option
 @params_option
 @max_frames_option("Quit after N frames (for documentation and tests; runs headless without a display)")
 @screenshot_option("Save the last frame as a PNG")
 def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: bool, seed: int | None,
-         mute: bool, params: Params | None, max_frames: int | None, screenshot: str | None) -> None:
+         record: str | None, mute: bool, params: Params | None, max_frames: int | None, screenshot: str | None) -> None:
     """Play Kipp, Kipp, Ahoi! in a window: people and bots, physics in real time.
 
     Without options the window opens on the start screen: seat up to four players (people
     by name, bots by player model), choose the variants and the hint, and start; the last
-    choices are remembered. Any of --players, --barrels, --half-turn, --sea-dogs, --hints
-    or --seed starts a game at once.
+    choices are remembered. Any of --players, --barrels, --half-turn, --sea-dogs, --hints,
+    --seed or --record starts a game at once.
 
     Space or a click on the die rolls; on a wild roll click a sailor (or 1/2/3); the
     next barrel follows the mouse (or the arrow keys) and a click (or Enter) lets it
@@ -98,6 +102,7 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: boo
     the how-to-play screen.
     """
     screenshot = check_output("--screenshot", screenshot, suffix=".png")
+    record = check_output("--record", record, suffix=".jsonl")
     context = click.get_current_context()
     chosen = [name for name in GAME_OPTIONS if context.get_parameter_source(name) is not ParameterSource.DEFAULT]
     names, bot_seats, models = parse_bot_models(players)
@@ -125,4 +130,4 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: boo
         return new_controller
 
     run_viewer(games(setup), max_frames, screenshot, help_at_start=True, hints=setup.hints, games=games,
-               setup=setup, start_screen=not chosen, mute=mute)
+               setup=setup, start_screen=not chosen, mute=mute, record=record)

@@ -31,7 +31,9 @@ from sim.params import Params, load_params
 @params_option
 def replay(file: str, check: bool, max_frames: int | None, screenshot: str | None, mute: bool,
            params: Params | None) -> None:
-    """Replay a game recorded with `kipp game --json`.
+    """Replay a game recorded with `kipp game --json` or `kipp play --record`.
+
+    A recording of a game stopped half-way is shown (and checked) up to where it stops.
 
     The game is decided by the referee it was recorded with (game_start.referee:
     physics, fast or hybrid). Without --check, show it in the viewer with the same
@@ -51,18 +53,23 @@ def replay(file: str, check: bool, max_frames: int | None, screenshot: str | Non
     state = check_recording(file, events, params)
     models = header_models(events[0])
     seats = ", ".join(f"{name} ({model})" if model else name for name, model in zip(state.config.players, models))
-    click.echo(f"{file}: replay matches ({len(events)} events; {seats}; final chips {state.chips}).")
+    if state.is_terminal():
+        click.echo(f"{file}: replay matches ({len(events)} events; {seats}; final chips {state.chips}).")
+    else:
+        click.echo(f"{file}: replay matches ({len(events)} events; {seats}); the recording stops in round "
+                   f"{state.round} of 3, before the game's end (chips then {state.chips}).")
 
 
 def check_recording(file: str, events: list[dict], params: Params):
-    """Re-play ``events`` headless with the recording's referee; the final state.
+    """Re-play ``events`` headless with the recording's referee; the final state (not terminal
+    for a game recorded as it was played and stopped half-way).
 
     A recording whose outcomes differ (or that is no game) is a :class:`UserError`, the
     one line that both ``--check`` and the visual replay give."""
     try:
         with physics_errors(f"{file}: the replay stopped", keep=(ReplayMismatch, TranscriptError)):
             referee = options.make_referee(header_referee(events[0]), params)
-            state = replay_events(events, referee, params)
+            state = replay_events(events, referee, params, unfinished=True)
             header_models(events[0])  # a malformed models list is a bad recording too
             return state
     except ReplayMismatch as error:
