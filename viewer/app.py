@@ -64,7 +64,7 @@ class FrameView:
     view_rad: float
     """Where the side view's right-hand end points (ship frame, rad from the bow toward port)."""
     squash: float
-    """Horizontal factor of the slice picture (negative: mirrored to keep the bow on the right)."""
+    """Horizontal factor of the slice picture (negative: mirrored, see :func:`viewer.orientation.fold`)."""
     advice: Advice | None = None
     """What the balance hint says (None: hints off, or the game is over)."""
     hint_pose: Hanging | None = None

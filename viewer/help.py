@@ -53,7 +53,8 @@ def rules(config: GameConfig) -> list[tuple[str | None, str]]:
                                  "A crash costs 2 chips."))
     paragraphs.append((None, "Tip: set the barrel a little uphill of the coming tilt; the red arrow in the top "
                              "view points downhill. The side view cuts the ship along its steepest slope and "
-                             "keeps the bow on the right; its end markers match the dashed line in the top view. "
+                             "shows on its right what the top view shows on the right (along the ship: the bow), so "
+                             "both see downhill on the same side; its end markers match the top view's dashed line. "
                              "B shows a balance hint: a purple mark where a careful player would set the barrel, "
                              "and how many degrees of tilt the tower has to spare."))
     return paragraphs
