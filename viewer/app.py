@@ -483,7 +483,7 @@ class ViewerApp:
         self.balance_rect = None
         if view.advice is not None and not (c.state.is_terminal() and c.mode == "idle"):
             self.balance_rect = hud.draw_balance(surface, layout, view.advice, message)
-        if c.state.is_terminal() and c.mode == "idle":
+        if c.state.is_terminal() and c.mode == "idle" and c.wait == 0:
             hud.draw_end_screen(surface, layout, c, view.pulse)
         if self.overlay == "start":
             surface.blit(hud.veil(layout.size), (0, 0))

@@ -19,6 +19,7 @@ on their own, after a pause a person can follow.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from kipp.rules.actions import Action, ChooseSailor, Pass, Place, PlaceAnywhere, Play, Roll, Shuffle
@@ -32,7 +33,7 @@ from sim.turn_profile import profile_progress, turn_duration_s
 from sim.world import TowerWorld
 from viewer.crash import CrashScene, afloat, crash_scene, deck_poses, fall_words
 from viewer.die import DieView
-from viewer.messages import AFTERMATH_FRAMES, Message, announce
+from viewer.messages import AFTERMATH_FRAMES, CELEBRATION_FRAMES, Message, announce
 from viewer.orientation import ViewTurn, squash
 from viewer.palette import shorten
 from viewer.referee_bridge import AnimatingReferee, DecisionPending, Request
@@ -48,8 +49,24 @@ GLIDE_FRAMES = 36
 LOWER_FRAMES = 10
 AIM_STEP_M = 0.0005
 """Arrow keys move the hanging barrel by half a millimetre."""
+CHIP_FLIGHT_FRAMES = 48
+"""A chip earned flies from the supply to its player in 0.8 s ..."""
+CHIP_STAGGER_FRAMES = 14
+"""... one after the other, this many frames apart."""
 CRASH_WORDS_DELAY_FRAMES = 30
 """The crash's headline ("Kaboom!") waits until the barrels have been falling this long (0.5 s)."""
+
+
+@dataclass(frozen=True)
+class ChipFlight:
+    """One chip flying from the supply to ``player``, leaving at frame ``start`` (the controller's count)."""
+
+    player: int
+    start: int
+
+    def progress(self, frame: int) -> float:
+        """0 on leaving the supply, 1 on arrival (clipped)."""
+        return min(1.0, max(0.0, (frame - self.start) / CHIP_FLIGHT_FRAMES))
 
 
 class GameController:
@@ -98,6 +115,8 @@ class GameController:
         self._fall_frames = 0
         self._held_message: Message | None = None
         self._crash: CrashScene | None = None
+        self.flights: list[ChipFlight] = []
+        """Chips on their way from the supply to the players who earned them."""
         self.ended = False
         """Has a replayed recording run out before the game's end (it was stopped half-way)?"""
         self._cues: list[CueEvent] = []
@@ -117,7 +136,7 @@ class GameController:
         """What a person is being asked to do now: roll, play_or_pass, place, sailor, new_game."""
         state = self.state
         if state.is_terminal():
-            return "new_game" if self.mode == "idle" else None
+            return "new_game" if self.mode == "idle" and self.wait == 0 else None
         if self.mode != "idle" or self.wait > 0 or self.error or not self.seat_is_human(state.player):
             return None
         if state.current_player() == CHANCE:
@@ -201,6 +220,20 @@ class GameController:
             return None
         return self._aim_to_xy()
 
+    def shown_round(self) -> tuple[int, int, bool]:
+        """(round, barrels stacked, round over) as the scene shows them: a round that has ended stays
+        on the top bar, with the count its recap gives, until the next one is dealt."""
+        state = self.state
+        end = state.last_round_end()
+        if end is not None and (state.is_terminal() or state.chance_kind() == "shuffle"):
+            return end["round"], end["stacked"], True
+        return state.round, state.placed, False
+
+    def chips_shown(self, player: int) -> int:
+        """``player``'s chips without those still flying to them."""
+        flying = sum(1 for f in self.flights if f.player == player and f.progress(self.frame) < 1.0)
+        return self.state.chips[player] - flying
+
     def take_cues(self) -> list[CueEvent]:
         """The sounds the game asked for since the last call (:mod:`viewer.sound`)."""
         cues, self._cues = self._cues, []
@@ -269,6 +302,7 @@ class GameController:
                 self.message = None
         self.view.follow(self.slice_direction())
         self.view.step()
+        self.flights = [f for f in self.flights if f.progress(self.frame) < 1.0]
         if self.error:
             return
         handler = getattr(self, "_update_" + self.mode)
@@ -341,7 +375,9 @@ class GameController:
         else:
             self._pending = None
             self.run = None
-            self.wait = max(self.wait, AFTER_DECISION_FRAMES)
+            end = self.state.last_round_end()
+            completed = self.state.chance_kind() == "shuffle" or self.state.is_terminal()
+            self.wait = max(self.wait, CELEBRATION_FRAMES if completed and end["completed"] else AFTER_DECISION_FRAMES)
 
     def _update_aftermath(self) -> None:
         if self.view.turning:
@@ -437,6 +473,9 @@ class GameController:
         new = probe.events()[seen:]
         if any(e["event"] == "round_end" and e["completed"] for e in new):
             self._cues.append(CueEvent(Cue.FANFARE))
+        chips = [e["player"] for e in new if e["event"] == "award" for _ in range(e["chips"])]
+        start = max([self.frame] + [f.start + CHIP_STAGGER_FRAMES for f in self.flights])
+        self.flights += [ChipFlight(player, start + k * CHIP_STAGGER_FRAMES) for k, player in enumerate(chips)]
         self.message = announce(self.short_names, new, self.message)
 
     def _init_aim(self) -> None:

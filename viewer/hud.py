@@ -29,7 +29,8 @@ def draw_top_bar(surface: pygame.Surface, layout: Layout, controller: GameContro
     pygame.draw.rect(surface, palette.PANEL, bar)
     pygame.draw.line(surface, palette.PANEL_EDGE, bar.bottomleft, bar.bottomright, 2)
     state = controller.state
-    round_label = palette.text(f"Round {state.round} of 3", layout.font_px(30), palette.INK, bold=True)
+    shown_round, stacked, over = controller.shown_round()
+    round_label = palette.text(f"Round {shown_round} of 3", layout.font_px(30), palette.INK, bold=True)
     surface.blit(round_label, round_label.get_rect(midleft=(bar.x + layout.px(16), bar.centery)))
     line = state.line
     if not line:
@@ -48,12 +49,12 @@ def draw_top_bar(surface: pygame.Surface, layout: Layout, controller: GameContro
         def to_screen(x: float, y: float, cx=cx) -> tuple[float, float]:
             return cx + x * scale, base_y - y * scale
 
-        draw_barrel(surface, spec, 0.0, spec.height_m / 2, 0.0, to_screen, faded=index < state.placed)
-        if index == state.placed and not state.is_terminal():
+        draw_barrel(surface, spec, 0.0, spec.height_m / 2, 0.0, to_screen, faded=index < stacked)
+        if index == stacked and not over:
             y = base_y + layout.px(5)
             pygame.draw.line(surface, palette.KABOOM, (cx - slot * 0.4, y), (cx + slot * 0.4, y), layout.px(4))
-    stacked = palette.text(f"{state.placed}/{len(line)} stacked", layout.font_px(22), palette.INK_SOFT)
-    surface.blit(stacked, stacked.get_rect(midright=(bar.right - layout.px(12), bar.centery)))
+    count = palette.text(f"{stacked}/{len(line)} stacked", layout.font_px(22), palette.INK_SOFT)
+    surface.blit(count, count.get_rect(midright=(bar.right - layout.px(12), bar.centery)))
 
 
 PASS_LABEL = "Pass (P): pay 1 chip"
@@ -127,6 +128,11 @@ def prompt_text(controller: GameController, prompt: str | None) -> str:
         return "The barrel settles..."
     if mode == "aftermath":
         return f"{controller.fall[0].upper()}{controller.fall[1:]}!" if controller.fall else "Barrels overboard!"
+    _, stacked, over = controller.shown_round()
+    if over:  # between the end of a round and the next one's deal
+        if state.last_round_end()["completed"]:
+            return f"All {stacked} barrels stand: the tower is complete!"
+        return f"{controller.fall[0].upper()}{controller.fall[1:]}." if controller.fall else "The tower fell."
     if controller.script is not None:
         return "Replay"
     return f"{name}'s turn" if controller.seat_is_human(state.player) else f"{name} is thinking..."
@@ -177,7 +183,7 @@ def _draw_players(surface: pygame.Surface, layout: Layout, controller: GameContr
         pygame.draw.rect(surface, palette.HIGHLIGHT if current else palette.shade(palette.PANEL, 0.96), row,
                          border_radius=layout.px(8))
         tag = "" if controller.seat_is_human(player) or controller.script or name.startswith("Bot") else " (bot)"
-        chips = state.chips[player]
+        chips = controller.chips_shown(player)
         count = palette.text(str(chips), name_px, palette.INK, bold=True)
         count_rect = count.get_rect(midright=(row.right - layout.px(10), row.centery))
         name_room = round((row.width - layout.px(30) - count.get_width()) * 0.62)
@@ -192,7 +198,17 @@ def _draw_players(surface: pygame.Surface, layout: Layout, controller: GameContr
     supply_y = rect.y + n * row_h + row_h // 2
     supply = palette.text(f"Supply: {state.supply}", name_px, palette.INK_SOFT)
     surface.blit(supply, supply.get_rect(midleft=(rect.x + layout.px(10), supply_y)))
-    _draw_chip(surface, (rect.x + layout.px(20) + supply.get_width() + chip_r, supply_y), chip_r)
+    supply_chip = (rect.x + layout.px(20) + supply.get_width() + chip_r, supply_y)
+    _draw_chip(surface, supply_chip, chip_r)
+    for flight in controller.flights:  # chips earned, on their way from the supply
+        t = flight.progress(controller.frame)
+        if t <= 0.0:
+            continue
+        row = pygame.Rect(rect.x, rect.y + flight.player * row_h, rect.width, row_h - layout.px(4))
+        target = (row.right - layout.px(60), row.centery)
+        x = supply_chip[0] + (target[0] - supply_chip[0]) * t
+        y = supply_chip[1] + (target[1] - supply_chip[1]) * t - math.sin(math.pi * t) * row_h * 1.2
+        _draw_chip(surface, (x, y), chip_r * (1.0 + 0.6 * math.sin(math.pi * t)))
 
 
 def draw_message(surface: pygame.Surface, layout: Layout, controller: GameController) -> pygame.Rect | None:

@@ -13,6 +13,8 @@ from typing import Sequence
 from viewer import palette
 
 MESSAGE_FRAMES = 150
+CELEBRATION_FRAMES = 200
+"""How long a completed tower stands with its banner before the deck is cleared, frames (3.3 s)."""
 AFTERMATH_FRAMES = 150
 """How long barrels are left falling after a crash, frames (2.5 s)."""
 
@@ -51,7 +53,8 @@ def announce(names: Sequence[str], events: list[dict], current: Message | None) 
             if passed:
                 gains += f" (and the passed chip to {names[passed[0]['player']]})"
             amounts = " / ".join(f"+{a['chips']}" for a in tower[:2]) or "no chips left"
-            message = Message(f"Tower complete: {amounts}", gains, palette.GOOD, big=True)
+            message = Message(f"Tower complete: {amounts}", gains, palette.GOOD, big=True,
+                              frames_left=CELEBRATION_FRAMES + 20)  # it fades as the deck is cleared
         elif kind == "round_start":
             message = Message(f"Round {event['round']}", f"{names[event['starter']]} starts")
     if passed and not any(e["event"] == "round_end" for e in events):
