@@ -45,6 +45,8 @@ from viewer.start import LEAVE, START, StartScreen  # noqa: E402
 
 FPS = 60
 CAPTION = "Kipp, Kipp, Ahoi!"
+ARROW_REPEAT_GAP_MS = 120
+"""An arrow key coming again within this many ms is being held (the key repeat is every 35 ms)."""
 SPEEDS = (1, 2, 4)
 """Replay speeds: game frames per drawn frame."""
 
@@ -161,6 +163,8 @@ class ViewerApp:
         self._balance: BalanceHint | None = None
         self.balance_rect: pygame.Rect | None = None
         """Where the balance gauge was drawn last (None: not shown)."""
+        self._arrow = (None, 0, -ARROW_REPEAT_GAP_MS - 1)
+        """(arrow key, when it was first pressed, when it last came) in ms: a held key moves faster."""
         self.sound = SoundBoard(muted=mute)
         """The game's sounds (M mutes); silent without an audio device."""
         self._games = games
@@ -312,6 +316,8 @@ class ViewerApp:
             self.overlay = "help"
         elif key == pygame.K_m:
             self.sound.toggle_mute()
+        elif key == pygame.K_ESCAPE and c.held:
+            c.aim_again()
         elif key == pygame.K_ESCAPE:
             if over:
                 self.running = False
@@ -339,9 +345,23 @@ class ViewerApp:
             c.release()
         elif key in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
             # Left / right move the barrel that way on screen (the slice may be shown mirrored)
+            steps = self._arrow_steps(key)
             along = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1}.get(key, 0) * (1 if c.view_squash() > 0 else -1)
             across = {pygame.K_UP: 1, pygame.K_DOWN: -1}.get(key, 0)
-            c.nudge_aim(along, across)
+            c.nudge_aim(along * steps, across * steps)
+        elif key == pygame.K_BACKSPACE:
+            c.aim_again()
+
+    def _arrow_steps(self, key: int) -> int:
+        """Millimetres an arrow key moves the aim: 1 per press; held (the key repeating), 2 after
+        a third of a second and 5 after a second, so crossing the deck does not take all evening."""
+        now = pygame.time.get_ticks()
+        last_key, since, last = self._arrow
+        if key != last_key or now - last > ARROW_REPEAT_GAP_MS:
+            since = now
+        self._arrow = (key, since, now)
+        held = now - since
+        return 5 if held > 1000 else 2 if held > 330 else 1
 
     def _overlay_key(self, key: int, char: str) -> None:
         if self.overlay == "help":
@@ -426,8 +446,9 @@ class ViewerApp:
             sailor = self.inset.sailor_at(pos)
             if sailor is not None:
                 c.choose_sailor(sailor)
-        elif layout.scene.collidepoint(pos) and c.prompt() == "place":
-            self._aim_at(pos)
+        elif layout.scene.collidepoint(pos) and (c.prompt() == "place" or c.skip_intro()):
+            if not c.held:
+                self._aim_at(pos)
             c.release()
 
     # --- update and draw ----------------------------------------------------------

@@ -47,8 +47,8 @@ AFTER_DECISION_FRAMES = 30
 ROUND_START_FRAMES = 45
 GLIDE_FRAMES = 36
 LOWER_FRAMES = 10
-AIM_STEP_M = 0.0005
-"""Arrow keys move the hanging barrel by half a millimetre."""
+AIM_STEP_M = 0.001
+"""An arrow key press moves the hanging barrel by a millimetre (held, the app moves it faster)."""
 CHIP_FLIGHT_FRAMES = 48
 """A chip earned flies from the supply to its player in 0.8 s ..."""
 CHIP_STAGGER_FRAMES = 14
@@ -79,8 +79,12 @@ class GameController:
     def __init__(self, config: GameConfig, params: Params, *, seed: int = 0,
                  bots: Mapping[int, object] | None = None, referee: Referee | None = None,
                  script: ReplayScript | None = None,
-                 chance: Callable[[GameState], Action] | None = None) -> None:
+                 chance: Callable[[GameState], Action] | None = None, confirm: bool = False) -> None:
         self.config = config
+        self.confirm = confirm
+        """Ask before letting a barrel go: the first click (or Enter) holds it where it is, a second lets it go."""
+        self.held = False
+        """Is the hanging barrel held at its aim, waiting for the second click (``confirm``)?"""
         self.params = params
         self.seed = seed
         self.bots = dict(bots or {})
@@ -241,8 +245,20 @@ class GameController:
 
     # --- input from people --------------------------------------------------------
 
+    def skip_intro(self) -> bool:
+        """A person's key or click during the pause that opens their turn (or follows the roll):
+        end the pause, so the input is not lost. True if there was such a pause."""
+        if self.mode != "idle" or self.wait <= 0 or self.error:
+            return False
+        wait, self.wait = self.wait, 0
+        if self.prompt() is None:
+            self.wait = wait  # nothing for a person to do yet (a bot's turn, a celebration): keep it
+            return False
+        return True
+
     def roll(self) -> bool:
         """Roll the die (after choosing to play, in Old Sea Dogs). True if it rolled."""
+        self.skip_intro()
         prompt = self.prompt()
         if prompt == "play_or_pass":
             self._submit(Play())
@@ -254,37 +270,52 @@ class GameController:
 
     def pass_turn(self) -> bool:
         """Pass (Old Sea Dogs), when allowed. True if passed."""
+        self.skip_intro()
         if self.prompt() != "play_or_pass":
             return False
         self._submit(Pass())
         return True
 
     def set_aim(self, along_m: float) -> None:
-        """Move the hanging barrel to ``along_m`` along the deck (within the deck)."""
-        if self.prompt() == "place":
+        """Move the hanging barrel to ``along_m`` along the deck (within the deck; not while held)."""
+        if self.prompt() == "place" and not self.held:
             self._init_aim()
             limit = self.params.ship.deck_half_length_m
             self._aim[0] = min(max(along_m, -limit), limit)
 
     def nudge_aim(self, along_steps: int, across_steps: int = 0) -> None:
-        """Arrow keys: move the aim by :data:`AIM_STEP_M` per step."""
+        """Arrow keys: move the aim by :data:`AIM_STEP_M` per step (a held barrel is aimed again)."""
+        self.skip_intro()
         if self.prompt() == "place":
+            self.held = False
             self._init_aim()
             self.set_aim(self._aim[0] + along_steps * AIM_STEP_M)
             limit = self.params.ship.deck_half_length_m
             self._aim[1] = min(max(self._aim[1] + across_steps * AIM_STEP_M, -limit), limit)
 
     def release(self) -> bool:
-        """Let the hanging barrel go at the aim. True if released."""
+        """Let the hanging barrel go at the aim (with ``confirm``, the first call holds it there
+        and the second lets it go). True if released."""
+        self.skip_intro()
         if self.prompt() != "place":
             return False
+        if self.confirm and not self.held:
+            self.held = True
+            return False
+        self.held = False
         x, y = self._aim_to_xy()
         self._place = Place(round(x * 1000.0, 3) + 0.0, round(y * 1000.0, 3) + 0.0)
         self.mode, self._glide = "lowering", None
         return True
 
+    def aim_again(self) -> bool:
+        """Let go of the hold (``confirm``): the barrel follows the mouse again. True if it was held."""
+        held, self.held = self.held, False
+        return held
+
     def choose_sailor(self, sailor: str) -> bool:
         """On a wild roll, after placing: turn ``sailor``. True if accepted."""
+        self.skip_intro()
         if self.prompt() != "sailor":
             return False
         self._submit(ChooseSailor(sailor))

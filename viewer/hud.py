@@ -114,6 +114,8 @@ def prompt_text(controller: GameController, prompt: str | None) -> str:
         "place": f"{name}: aim with the mouse or arrow keys; click or Enter lets go.",
         "sailor": f"Wild! {name}: pick a sailor (click it, or 1/2/3).",
     }
+    if prompt == "place" and controller.held:
+        return f"{name}: let go here? Click or Enter: yes. Arrows, Backspace or Esc: aim again."
     if prompt in texts:
         return texts[prompt]
     mode = controller.mode

@@ -18,7 +18,7 @@ from kipp.cli.options import (
 from kipp.cli.window import ensure_display, max_frames_option, mute_option, run_viewer, screenshot_option
 from sim.params import Params, load_params
 
-GAME_OPTIONS = ("players", "barrels", "half_turn", "sea_dogs", "hints", "seed", "record")
+GAME_OPTIONS = ("players", "barrels", "half_turn", "sea_dogs", "hints", "confirm", "seed", "record")
 """Options that set up a game: any of them starts it at once; without them the start screen opens."""
 
 _BOT_NAME = re.compile(r"bot\s*\d*(?::\s*(?P<model>\S+))?", re.IGNORECASE)
@@ -72,6 +72,9 @@ def parse_bot_models(text: str) -> tuple[tuple[str, ...], tuple[int, ...], dict[
 @click.option("--hints", is_flag=True,
               help="Start with the balance hint on (B turns it on and off): a purple mark where the bots' balance "
                    "judgement would set your barrel, and how many degrees of tilt the tower has to spare.")
+@click.option("--confirm", is_flag=True,
+              help="Ask before letting a barrel go: a click (or Enter) holds it where it is, a second click "
+                   "(or Enter) lets it go; the arrows, Backspace or Esc aim again.")
 @click.option("--seed", type=click.IntRange(min=0), default=None, metavar="N",
               help="Root random seed of the first game (the next ones use N+1, N+2, ...): the same seed and "
                    "players give the same barrel lines and dice. Default: fresh luck, a new seed each game, "
@@ -84,14 +87,14 @@ def parse_bot_models(text: str) -> tuple[tuple[str, ...], tuple[int, ...], dict[
 @params_option
 @max_frames_option("Quit after N frames (for documentation and tests; runs headless without a display)")
 @screenshot_option("Save the last frame as a PNG")
-def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: bool, seed: int | None,
+def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: bool, confirm: bool, seed: int | None,
          record: str | None, mute: bool, params: Params | None, max_frames: int | None, screenshot: str | None) -> None:
     """Play Kipp, Kipp, Ahoi! in a window: people and bots, physics in real time.
 
     Without options the window opens on the start screen: seat up to four players (people
     by name, bots by player model), choose the variants and the hint, and start; the last
     choices are remembered. Any of --players, --barrels, --half-turn, --sea-dogs, --hints,
-    --seed or --record starts a game at once.
+    --confirm, --seed or --record starts a game at once.
 
     Space or a click on the die rolls; on a wild roll click a sailor (or 1/2/3); the
     next barrel follows the mouse (or the arrow keys) and a click (or Enter) lets it
@@ -118,7 +121,7 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: boo
         seats = tuple(Seat(SeatKind.BOT, model=models[i]) if i in bot_seats else Seat(SeatKind.PERSON, name)
                       for i, name in enumerate(names))
         setup = GameSetup(seats=seats, barrels=barrels, half_turn=half_turn,
-                          sea_dogs=sea_dogs, hints=hints)
+                          sea_dogs=sea_dogs, hints=hints, confirm=confirm)
     else:
         setup = load_setup()
 
@@ -126,7 +129,8 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: boo
         config, bots = setup.config(), setup.bots(params)
 
         def new_controller(games: int) -> GameController:
-            return GameController(config, params, seed=fresh_seed() if seed is None else seed + games, bots=bots)
+            return GameController(config, params, seed=fresh_seed() if seed is None else seed + games, bots=bots,
+                                  confirm=setup.confirm)
         return new_controller
 
     run_viewer(games(setup), max_frames, screenshot, help_at_start=True, hints=setup.hints, games=games,

@@ -21,7 +21,7 @@ def own_config_folder(tmp_path, monkeypatch):
 def _factory(params):
     def games(setup: GameSetup):
         config, bots = setup.config(), setup.bots(params)
-        return lambda n: GameController(config, params, seed=n, bots=bots)
+        return lambda n: GameController(config, params, seed=n, bots=bots, confirm=setup.confirm)
     return games
 
 
@@ -134,3 +134,13 @@ def test_setup_doctest():
     import viewer.setup
 
     assert doctest.testmod(viewer.setup).failed == 0
+
+
+def test_kipp_plays_confirm_option_and_toggle_reach_the_game(monkeypatch):
+    import kipp.cli.play
+
+    seen = {}
+    monkeypatch.setattr(kipp.cli.play, "run_viewer", lambda *a, **kw: seen.update(kw))
+    assert CliRunner().invoke(main, ["play", "--confirm", "--players", "Ann", "--max-frames", "1"]).exit_code == 0
+    assert seen["setup"].confirm and seen["games"](seen["setup"])(0).confirm
+    assert not seen["games"](GameSetup())(0).confirm, "the start screen's toggle (off) decides a game it starts"
