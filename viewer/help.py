@@ -48,9 +48,9 @@ def rules(config: GameConfig) -> list[tuple[str | None, str]]:
     if younger:
         paragraphs.append((None, "Younger sailors (on): " + " and ".join(younger) + "."))
     if config.sea_dogs:
-        paragraphs.append((None, "Old Sea Dogs (on): before rolling you may pass by paying a chip (P). The next "
-                                 "player can't pass; they get that chip back if their turn ends without a crash. "
-                                 "A crash costs 2 chips."))
+        paragraphs.append((None, "Old Sea Dogs (on): once a barrel stands, you may pass before rolling by "
+                                 "paying a chip (P). The next player can't pass; they get that chip back if "
+                                 "their turn ends without a crash. A crash costs 2 chips."))
     paragraphs.append((None, "Tip: set the barrel a little uphill of the coming tilt; the red arrow in the top "
                              "view points downhill. The side view cuts the ship along its steepest slope and "
                              "shows on its right what the top view shows on the right (along the ship: the bow), so "

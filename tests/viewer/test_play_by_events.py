@@ -58,8 +58,9 @@ def test_wild_roll_mouse_placement_sailor_click_and_pass_with_physics(make_app, 
     app = make_app(lambda games: GameController(config, params, chance=chance))
     c = app.controller
 
-    # Ann may pass (Old Sea Dogs) but rolls with the space bar: wild.
-    run_until(app, lambda: c.prompt() == "play_or_pass")
+    # Ann may not pass on an empty deck (Old Sea Dogs): she rolls with the space bar: wild.
+    run_until(app, lambda: c.prompt() is not None)
+    assert c.prompt() == "roll"
     press(app, pygame.K_SPACE)
     assert c.mode == "rolling" and c.die.face == "wild"
     run_until(app, lambda: c.prompt() == "place")
