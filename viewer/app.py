@@ -386,6 +386,8 @@ class ViewerApp:
     def question(self) -> tuple[str, str]:
         """The words of the yes/no card being asked."""
         if self.overlay == "confirm_quit":
+            if self.replay:
+                return "Quit the replay?", "The recording stays as it is."
             return "Quit the game?", "This game will be lost."
         if self.replay:
             return "Restart the replay?", "It starts again from the first roll."
@@ -467,7 +469,8 @@ class ViewerApp:
             return
         for _ in range(self.speed):
             c.update()
-            if self._step_from is not None and len(c.state.history()) > self._step_from and c.mode == "idle":
+            if (self._step_from is not None and len(c.state.history()) > self._step_from and c.mode == "idle"
+                    and c.view_settled()):  # a step ends with the view turned, never squeezed half-way
                 self._step_from = None  # one recorded action done: paused again
                 break
         if c.error:
@@ -526,7 +529,7 @@ class ViewerApp:
         """The first game's tips: each shown once, while the prompt it explains is up."""
         tip = None
         if self.tips and self.games == 0 and self.overlay is None:
-            found = first_game_tip(prompt, self.controller.state)
+            found = first_game_tip(prompt, self.controller.state, hints=self.hints)
             if found is not None and found[0] not in self._tips_seen:
                 tip = found
         if self.tip is not None and (tip is None or tip[0] != self.tip[0]):

@@ -172,6 +172,11 @@ class GameController:
         poses = deck_poses(world, self.slice_direction())
         return tuple(poses[i] for i in afloat(world))
 
+    def view_settled(self) -> bool:
+        """Does the side view look straight at the slice shown (no view turn under way or due)?"""
+        self.view.follow(self.slice_direction())
+        return not self.view.turning
+
     def slice_direction(self) -> float:
         """Direction (rad from the bow toward port) of the plane the side view shows."""
         if self.mode == "deciding" and self.run.world is not None:

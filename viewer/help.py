@@ -60,8 +60,9 @@ def rules(config: GameConfig) -> list[tuple[str | None, str]]:
     return paragraphs
 
 
-def first_game_tip(prompt: str | None, state) -> tuple[str, str] | None:
-    """(key, text) of the tip for a person's ``prompt`` at ``state`` in a first game, if any."""
+def first_game_tip(prompt: str | None, state, *, hints: bool = False) -> tuple[str, str] | None:
+    """(key, text) of the tip for a person's ``prompt`` at ``state`` in a first game, if any
+    (``hints``: the balance hint is shown, and the tip points at it rather than say otherwise)."""
     if prompt == "play_or_pass":
         return "pass", ("Old Sea Dogs: roll, or pay a chip to pass (P). After a pass the next player must roll, "
                         "and gets the chip back if their turn ends without a crash.")
@@ -73,6 +74,9 @@ def first_game_tip(prompt: str | None, state) -> tuple[str, str] | None:
         return "place", ("Aim a little uphill: the red arrow in the top view points downhill. "
                          "Move the mouse (or arrows), click (or Enter) to let go.")
     if prompt == "sailor":
+        if hints:
+            return "sailor", ("Wild: the purple ring marks the sailor the balance hint would turn for this tower. "
+                              "Click one in the top view, or 1 2 3.")
         return "sailor", "Wild: a sailor turned less often evens out the tilt. Click one in the top view, or 1 2 3."
     return None
 

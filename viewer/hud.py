@@ -20,6 +20,7 @@ from viewer.barrel_art import draw_barrel
 from viewer.controller import GameController
 from viewer.help import KEYS, REPLAY_KEYS, seed_note
 from viewer.layout import Layout
+from viewer.messages import acts
 from viewer.recap import describe, round_recaps, signed
 
 
@@ -120,9 +121,9 @@ def prompt_text(controller: GameController, prompt: str | None) -> str:
         return texts[prompt]
     mode = controller.mode
     if mode == "rolling":
-        return f"{name} rolls..."
+        return f"{acts(name, 'rolls')}..."
     if mode in ("gliding", "lowering"):
-        return f"{name} places a barrel..."
+        return f"{acts(name, 'places')} a barrel..."
     if mode == "deciding":
         sailor = controller.turning()
         if sailor is not None:
@@ -137,7 +138,9 @@ def prompt_text(controller: GameController, prompt: str | None) -> str:
         return f"{controller.fall[0].upper()}{controller.fall[1:]}." if controller.fall else "The tower fell."
     if controller.script is not None:
         return "Replay"
-    return f"{name}'s turn" if controller.seat_is_human(state.player) else f"{name} is thinking..."
+    if controller.seat_is_human(state.player):
+        return "Your turn" if name == "You" else f"{name}'s turn"
+    return f"{acts(name, 'is')} thinking..."
 
 
 def _draw_prompt(surface: pygame.Surface, layout: Layout, controller: GameController, prompt: str | None) -> None:
@@ -278,7 +281,7 @@ def draw_end_screen(surface: pygame.Surface, layout: Layout, controller: GameCon
     names = controller.short_names
     inner = card.width - layout.px(40)
     winners = [names[p] for p in state.winners()]
-    headline = f"{winners[0]} wins!" if len(winners) == 1 else f"{' and '.join(winners)} share the win!"
+    headline = f"{acts(winners[0], 'wins')}!" if len(winners) == 1 else f"{' and '.join(winners)} share the win!"
     title = palette.text(headline, layout.font_px(52), palette.GOOD, bold=True)
     if title.get_width() > inner:
         title = palette.fit(headline, layout.font_px(34), inner, palette.GOOD, bold=True)

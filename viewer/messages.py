@@ -30,6 +30,14 @@ class Message:
     frames_left: int = MESSAGE_FRAMES
 
 
+def acts(name: str, verb: str) -> str:
+    """``name`` and a verb in the third person ("Ann starts"), agreeing with "You" ("You start")."""
+    if name != "You":
+        return f"{name} {verb}"
+    base = {"is": "are", "has": "have"}.get(verb) or (verb[:-2] if verb.endswith(("sses", "shes")) else verb[:-1])
+    return f"You {base}"
+
+
 def _chips(n: int) -> str:
     return f"{n} chip" if n == 1 else f"{n} chips"
 
@@ -44,9 +52,9 @@ def announce(names: Sequence[str], events: list[dict], current: Message | None) 
         kind = event["event"]
         who = names[event["player"]] if "player" in event else ""
         if kind == "pass":
-            message = Message(f"{who} passes", "returns a chip to the supply")
+            message = Message(acts(who, "passes"), "returns a chip to the supply")
         elif kind == "crash":
-            message = Message("Kaboom!", f"{who} returns {_chips(event['chips_returned'])}",
+            message = Message("Kaboom!", f"{acts(who, 'returns')} {_chips(event['chips_returned'])}",
                               palette.KABOOM, big=True, frames_left=AFTERMATH_FRAMES)
         elif kind == "round_end" and event["completed"]:
             gains = " / ".join(f"{names[a['player']]} +{a['chips']}" for a in tower)
@@ -56,7 +64,7 @@ def announce(names: Sequence[str], events: list[dict], current: Message | None) 
             message = Message(f"Tower complete: {amounts}", gains, palette.GOOD, big=True,
                               frames_left=CELEBRATION_FRAMES + 20)  # it fades as the deck is cleared
         elif kind == "round_start":
-            message = Message(f"Round {event['round']}", f"{names[event['starter']]} starts")
+            message = Message(f"Round {event['round']}", acts(names[event["starter"]], "starts"))
     if passed and not any(e["event"] == "round_end" for e in events):
-        message = Message(f"{names[passed[0]['player']]} receives the passed chip", "", palette.GOOD)
+        message = Message(f"{acts(names[passed[0]['player']], 'receives')} the passed chip", "", palette.GOOD)
     return message
