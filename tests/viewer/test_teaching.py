@@ -62,7 +62,7 @@ def test_the_rules_name_the_faces_chips_rounds_and_only_the_variants_that_are_on
     assert "Younger sailors" not in plain and "Old Sea Dogs" not in plain
     every = " ".join(text for _, text in rules(GameConfig(barrels=9, half_turn=True, sea_dogs=True)))
     assert "Younger sailors (on): 9 barrels instead of 12 and sailors turn half a turn." in every
-    assert "pass by paying a chip" in every and "can't pass" in every and "get that chip back" in every
+    assert "you may pass before rolling" in every and "can't pass" in every and "get that chip back" in every
     assert "2 chips" in every and "half a turn" in every
 
 
