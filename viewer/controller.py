@@ -239,9 +239,21 @@ class GameController:
         return state.round, state.placed, False
 
     def chips_shown(self, player: int) -> int:
-        """``player``'s chips without those still flying to them."""
+        """``player``'s chips without those still flying to them, and with those a crash costs
+        until its headline is shown (the barrels are seen to fall first)."""
         flying = sum(1 for f in self.flights if f.player == player and f.progress(self.frame) < 1.0)
-        return self.state.chips[player] - flying
+        return self.state.chips[player] - flying + self._unannounced_cost(player)
+
+    def supply_shown(self) -> int:
+        """The supply as :meth:`chips_shown` counts the chips."""
+        flying = sum(1 for f in self.flights if f.progress(self.frame) < 1.0)
+        return self.state.supply + flying - sum(self._unannounced_cost(p) for p in range(self.config.n_players))
+
+    def _unannounced_cost(self, player: int) -> int:
+        if self._held_message is None:
+            return 0
+        crash = next((e for e in reversed(self.state.events()) if e["event"] == "crash"), None)
+        return crash["chips_returned"] if crash is not None and crash["player"] == player else 0
 
     def take_cues(self) -> list[CueEvent]:
         """The sounds the game asked for since the last call (:mod:`viewer.sound`)."""

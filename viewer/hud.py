@@ -201,7 +201,7 @@ def _draw_players(surface: pygame.Surface, layout: Layout, controller: GameContr
             cx = count_rect.left - layout.px(10) - chip_r - k * chip_r * 1.1
             _draw_chip(surface, (cx, row.centery), chip_r)
     supply_y = rect.y + n * row_h + row_h // 2
-    supply = palette.text(f"Supply: {state.supply}", name_px, palette.INK_SOFT)
+    supply = palette.text(f"Supply: {controller.supply_shown()}", name_px, palette.INK_SOFT)
     surface.blit(supply, supply.get_rect(midleft=(rect.x + layout.px(10), supply_y)))
     supply_chip = (rect.x + layout.px(20) + supply.get_width() + chip_r, supply_y)
     _draw_chip(surface, supply_chip, chip_r)

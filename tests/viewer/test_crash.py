@@ -58,6 +58,10 @@ def _crashes_of_round_one(model: str, seed: int, params) -> list[tuple]:
         if c.mode == "aftermath" and before != "aftermath":
             start = _drawn(c), c.state.last_decision.fallen, c.fall
             assert c.message is None or c.message.title != "Kaboom!", "the headline waits for the fall"
+            crash = next(e for e in reversed(c.state.events()) if e["event"] == "crash")
+            assert crash["event"] == "crash" and c.chips_shown(crash["player"]) == \
+                c.state.chips[crash["player"]] + crash["chips_returned"], "and so does the chip it costs"
+            assert sum(c.chips_shown(p) for p in range(2)) + c.supply_shown() == 25
         if before == "aftermath" and c.mode == "aftermath" and c.wait == 1:
             (side0, top0), fallen, words = start
             seen.append((fallen, side0, top0, _drawn(c), words))
