@@ -355,7 +355,7 @@ class GameController:
             return
         handler = getattr(self, "_update_" + self.mode)
         handler()
-        turning = self.turning() is not None
+        turning = self.turning() is not None and not self.view.turning  # the deck moves once the view has turned
         if turning and not self._was_turning:
             turn = self._pending[1].turn
             seconds = turn_duration_s(turn.revolutions, self.params.turn.rate_rev_per_s)
