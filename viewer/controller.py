@@ -117,6 +117,7 @@ class GameController:
         """What fell in the last crash, in words ("the top four barrels tipped over to port"), until the
         next round starts; None if nothing fell or the referee did not say."""
         self._fall_frames = 0
+        self._fall_barrels = 0
         self._held_message: Message | None = None
         self._crash: CrashScene | None = None
         self.flights: list[ChipFlight] = []
@@ -417,7 +418,9 @@ class GameController:
             self.mode, self.wait = "aftermath", AFTERMATH_FRAMES
             self._crash = scene
             self._frozen, self._frozen_slice = scene.world, scene.slice_direction_rad
-            self.fall = fall_words(scene.fallen, len(decision.tower.barrels)) if scene.fallen else None
+            in_slice = scene.fallen is not None and scene.fallen.in_slice
+            self.fall = fall_words(scene.fallen, len(decision.tower.barrels)) if scene.fallen and not in_slice else None
+            self._fall_barrels = len(decision.tower.barrels)
             self._fall_frames = 0
             self._held_message, self.message = self.message, shown  # the headline once the fall is seen
         else:
@@ -436,6 +439,9 @@ class GameController:
         self._fall_frames += 1
         if self._held_message is not None and self._fall_frames >= CRASH_WORDS_DELAY_FRAMES:
             self.message, self._held_message = self._held_message, None
+            seen = self._crash.seen()
+            if self.fall is None and seen is not None:  # a fall the world simulated: say what is seen
+                self.fall = fall_words(seen, self._fall_barrels)
         self.wait -= 1
         if self.wait <= 0:
             self._frozen_turns = self.turns()

@@ -39,6 +39,9 @@ _COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "ei
                 "eleven", "twelve")
 
 
+SEEN_MOVE_M = 0.010
+SEEN_TURN_RAD = math.radians(20)
+"""A barrel has visibly fallen once it moved 10 mm or turned 20 degrees (:meth:`CrashScene.seen`)."""
 GLUE_RELEASE_RAD = math.radians(25)
 """The falling stack tips as one until its lowest barrel has turned this far (or
 :data:`GLUE_RELEASE_FRAMES` have passed); then each barrel falls on its own."""
@@ -56,7 +59,26 @@ class CrashScene:
         self.fallen = fallen
         self._glue = list(glue)
         self._frames = 0
+        self._start = deck_poses(world, slice_direction_rad)
         self._start_angle = world.barrels[fallen.lowest].body.angle if glue else 0.0
+
+    def seen(self) -> FallenStack | None:
+        """What is seen to have fallen so far: the lowest barrel that moved (10 mm, or turned 20 degrees)
+        and the deck-frame direction its stack's centre of mass moved in (None: nothing moved yet).
+
+        A fall the 2D world simulated is first detected at one interface, and the stack may then break
+        lower down and fall the other way as a whole: the words a family reads describe this."""
+        now = deck_poses(self.world, self.slice_direction_rad)
+        moved = [i for i, (a, b) in enumerate(zip(self._start, now))
+                 if math.dist((a.x_m, a.y_m, a.z_m), (b.x_m, b.y_m, b.z_m)) > SEEN_MOVE_M
+                 or abs(b.tilt_rad - a.tilt_rad) > SEEN_TURN_RAD]
+        if not moved:
+            return None
+        lowest = moved[0]
+        masses = [barrel.spec.mass_kg for barrel in self.world.barrels[lowest:]]
+        dx = sum(m * (b.x_m - a.x_m) for m, a, b in zip(masses, self._start[lowest:], now[lowest:]))
+        dy = sum(m * (b.y_m - a.y_m) for m, a, b in zip(masses, self._start[lowest:], now[lowest:]))
+        return FallenStack(lowest, math.atan2(dy, dx), in_slice=True)
 
     def advance_frame(self, steps: int) -> None:
         """One drawn frame: ``steps`` physics steps; the stack's glue comes off once it has tipped."""

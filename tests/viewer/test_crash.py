@@ -45,7 +45,7 @@ def _drawn(controller: GameController) -> tuple[list, dict]:
 
 def _crashes_of_round_one(model: str, seed: int, params) -> list[tuple]:
     """Play round 1 of a two-bot game; for each crash: (fallen stack, side and top views at the
-    aftermath's start and at its end, the status words)."""
+    aftermath's start and at its end, the status words at its end)."""
     config = GameConfig(players=("A", "B"))
     bots = {i: make_bot(model, name, params) for i, name in enumerate(config.players)}
     c = GameController(config, params, seed=seed, bots=bots)
@@ -56,15 +56,15 @@ def _crashes_of_round_one(model: str, seed: int, params) -> list[tuple]:
         frames += 1
         assert frames < 20_000, "round 1 did not end"
         if c.mode == "aftermath" and before != "aftermath":
-            start = _drawn(c), c.state.last_decision.fallen, c.fall
+            start = _drawn(c), c.state.last_decision.fallen
             assert c.message is None or c.message.title != "Kaboom!", "the headline waits for the fall"
             crash = next(e for e in reversed(c.state.events()) if e["event"] == "crash")
             assert crash["event"] == "crash" and c.chips_shown(crash["player"]) == \
                 c.state.chips[crash["player"]] + crash["chips_returned"], "and so does the chip it costs"
             assert sum(c.chips_shown(p) for p in range(2)) + c.supply_shown() == 25
         if before == "aftermath" and c.mode == "aftermath" and c.wait == 1:
-            (side0, top0), fallen, words = start
-            seen.append((fallen, side0, top0, _drawn(c), words))
+            (side0, top0), fallen = start
+            seen.append((fallen, side0, top0, _drawn(c), c.fall))
     return seen
 
 
@@ -112,6 +112,9 @@ def test_a_fall_across_the_slice_is_played_in_its_own_plane(params):
     for b0, b1 in zip(before[1:], after[1:]):
         assert b1.y_m - b0.y_m > MOVED_M  # to port
         assert abs(b1.x_m - b0.x_m) < 0.001
+    seen = scene.seen()
+    assert seen.lowest == 1 and abs(seen.direction_rad - port) < 0.05, "what is seen: the top three, to port"
+    assert fall_words(seen, 4) == "the top three barrels tipped over to port"
 
 
 @pytest.mark.parametrize("lowest, barrels, direction, words", [
