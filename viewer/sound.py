@@ -141,9 +141,12 @@ class SoundBoard:
         self._sounds: dict[tuple, object] = {}
         import pygame
 
+        from viewer.quiet import quiet_stderr
+
         try:
-            if not pygame.mixer.get_init():
-                pygame.mixer.init(frequency=RATE_HZ, size=-16, channels=1, buffer=512)
+            with quiet_stderr():  # ALSA lists what it did not find on stderr
+                if not pygame.mixer.get_init():
+                    pygame.mixer.init(frequency=RATE_HZ, size=-16, channels=1, buffer=512)
         except pygame.error:
             return  # no audio device: silent
         rate, size, channels = pygame.mixer.get_init()

@@ -12,7 +12,6 @@ asked to be headless (``--max-frames``/``--screenshot``, or ``SDL_VIDEODRIVER`` 
 
 from __future__ import annotations
 
-import contextlib
 import os
 
 import click
@@ -31,23 +30,6 @@ def no_window_message(environ=None) -> str:
     if not named:
         return NO_DISPLAY
     return f"cannot open a window on {' / '.join(named)} (no display server answers there); {GAME_HINT}"
-
-
-@contextlib.contextmanager
-def _quiet_stderr():
-    """Silence file descriptor 2 (C libraries' messages) for the duration."""
-    try:
-        saved = os.dup(2)
-    except OSError:
-        yield
-        return
-    try:
-        with open(os.devnull, "w") as devnull:
-            os.dup2(devnull.fileno(), 2)
-            yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
 
 
 MAX_FRAMES = 1_000_000
@@ -83,10 +65,10 @@ def ensure_display(headless: bool) -> None:
         return
     import pygame
 
-    import viewer  # noqa: F401  (silences pygame's banner)
+    from viewer.quiet import quiet_stderr  # (importing viewer also silences pygame's banner)
 
     try:
-        with _quiet_stderr():  # SDL complains about XDG_RUNTIME_DIR on stderr when probing Wayland / X
+        with quiet_stderr():  # SDL complains about XDG_RUNTIME_DIR on stderr when probing Wayland / X
             pygame.display.init()
     except pygame.error:
         raise UserError(no_window_message()) from None
@@ -119,7 +101,9 @@ def run_viewer(new_controller, max_frames: int | None, screenshot: str | None, *
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     import pygame
 
-    with _quiet_stderr():
+    from viewer.quiet import quiet_stderr
+
+    with quiet_stderr():
         pygame.display.init()
     real_window = pygame.display.get_driver() not in HEADLESS_DRIVERS
     app = ViewerApp(new_controller, throttle=real_window, replay=replay,
