@@ -10,10 +10,13 @@ referee's world shows a standing tower; so the aftermath rebuilds the tower as i
 direction, where the fall is a fall in the plane, and starts the falling stack turning
 about the downhill edge of the contact it fell from (:data:`TIP_RATE_RAD_PER_S`), held
 together as the closed form sees it, one rigid stack, until it has tipped
-(:data:`GLUE_RELEASE_RAD`). From there the same pymunk physics carries it over and off the deck; the side view turns to
-that plane (the view follows the slice) and the top view draws the same bodies.
+(:data:`GLUE_RELEASE_RAD`). From there the same pymunk physics carries it over and off the
+deck; the side view turns to that plane (the view follows the slice) and the top view draws
+the same bodies.
 
-:func:`fall_words` says what fell as a family would: "the top four barrels tipped over to port".
+:func:`fall_words` says what fell as a family would: "the top four barrels tipped over to
+port" -- what the closed form decided, or, for a fall the world simulated, what is seen to
+fall (:meth:`CrashScene.seen`).
 """
 
 from __future__ import annotations
@@ -32,8 +35,8 @@ from viewer.scene import SEA_LEVEL_M
 TIP_RATE_RAD_PER_S = 0.6
 """How fast a stack that a closed form saw fall starts turning over its edge, rad/s. The
 closed form says its centre of mass is already beyond that edge, so gravity would tip it
-from rest; the start only makes it visible at once (the top of a 30 cm stack moves about
-35 cm/s), where a fall from rest past a balance point takes a long while to get going."""
+from rest; the start only makes it visible at once (the top of a 30 cm stack moves at about
+18 cm/s), where a fall from rest just past a balance point takes a long while to get going."""
 
 _COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
                 "eleven", "twelve")
