@@ -7,7 +7,8 @@ display the loop is held to 60 frames per second; headless it runs as fast as it
 and since all timing is counted in frames the game plays out the same either way.
 
 Keys: Space roll - P pass - 1/2/3 sailor - arrows aim - Enter let go - B balance hint on/off -
-H or ? how to play - N new game - Esc quit (during a game N and Esc ask first: Y or Enter yes, N or Esc no).
+M sound on/off - R record - H or ? how to play - N new game - Esc quit (during a game N and Esc ask first: Y or Enter
+yes, N or Esc no).
 Mouse: click the die to roll, a sailor in the inset to choose it, the scene to let go.
 A replay (``replay=True``) has its own keys: Space pause, Right or S one step while
 paused, + / - (or 1, 2, 4) speed. While a card is up (help, a question) the game waits.
@@ -20,6 +21,7 @@ import os
 import time
 import warnings
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -34,10 +36,17 @@ from viewer.controller import GameController  # noqa: E402
 from viewer.help import draw_help, first_game_tip  # noqa: E402
 from viewer.inset import InsetView  # noqa: E402
 from viewer.layout import MIN_SIZE, Layout, compute_layout  # noqa: E402
+from viewer.messages import Message  # noqa: E402
+from viewer.recorder import GameRecorder, numbered, recording_header, recording_path  # noqa: E402
 from viewer.scene import Hanging, SceneView, hang_pose, tower_top_m  # noqa: E402
+from viewer.setup import GameSetup, save_setup  # noqa: E402
+from viewer.sound import SoundBoard  # noqa: E402
+from viewer.start import LEAVE, START, StartScreen  # noqa: E402
 
 FPS = 60
 CAPTION = "Kipp, Kipp, Ahoi!"
+ARROW_REPEAT_GAP_MS = 120
+"""An arrow key coming again within this many ms is being held (the key repeat is every 35 ms)."""
 SPEEDS = (1, 2, 4)
 """Replay speeds: game frames per drawn frame."""
 
@@ -57,7 +66,7 @@ class FrameView:
     view_rad: float
     """Where the side view's right-hand end points (ship frame, rad from the bow toward port)."""
     squash: float
-    """Horizontal factor of the slice picture (negative: mirrored to keep the bow on the right)."""
+    """Horizontal factor of the slice picture (negative: mirrored, see :func:`viewer.orientation.fold`)."""
     advice: Advice | None = None
     """What the balance hint says (None: hints off, or the game is over)."""
     hint_pose: Hanging | None = None
@@ -98,12 +107,22 @@ def _set_minimum_size(size: tuple[int, int]) -> None:
         pass
 
 
+GameFactory = Callable[[GameSetup], Callable[[int], GameController]]
+"""Makes the games of a set-up: ``factory(setup)(games_started)`` is the next game's controller."""
+
+
 class ViewerApp:
-    """A window showing one game at a time; ``new_controller(games_started)`` makes each game."""
+    """A window showing one game at a time; ``new_controller(games_started)`` makes each game.
+
+    With ``games`` (a :data:`GameFactory`) and the ``setup`` the first game was made from, a new
+    game is set up on the start screen (:mod:`viewer.start`) first; ``start_screen`` opens the
+    window on it (the first game is then only a picture behind it until Start)."""
 
     def __init__(self, new_controller: Callable[[int], GameController], *,
                  size: tuple[int, int] = (1280, 800), throttle: bool = True, replay: bool = False,
-                 help_at_start: bool = False, tips: bool = True, hints: bool = False) -> None:
+                 help_at_start: bool = False, tips: bool = True, hints: bool = False,
+                 games: GameFactory | None = None, setup: GameSetup | None = None,
+                 start_screen: bool = False, mute: bool = False, record: str | None = None) -> None:
         pygame.display.init()
         pygame.font.init()
         self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
@@ -144,6 +163,27 @@ class ViewerApp:
         self._balance: BalanceHint | None = None
         self.balance_rect: pygame.Rect | None = None
         """Where the balance gauge was drawn last (None: not shown)."""
+        self._arrow = (None, 0, -ARROW_REPEAT_GAP_MS - 1)
+        """(arrow key, when it was first pressed, when it last came) in ms: a held key moves faster."""
+        self.sound = SoundBoard(muted=mute)
+        """The game's sounds (M mutes); silent without an audio device."""
+        self._games = games
+        self.setup = setup
+        self.start: StartScreen | None = None
+        """The start screen, while it is up (``overlay == "start"``)."""
+        self._started = not start_screen
+        """Has a game been started (False while the launch's start screen is up)?"""
+        self._record = record
+        """``--record FILE``: every game is recorded (:func:`viewer.recorder.numbered` files)."""
+        self.recorder: GameRecorder | None = None
+        """Writes the game being played to its file as it goes (None: not recording)."""
+        self._recorded_games = 0
+        if record is not None and self._started and not replay:
+            self._start_recording(Path(record))
+        self._help_after_start = False
+        if start_screen and games is not None and setup is not None:
+            self._help_after_start = help_at_start  # the how-to-play card follows the launch's start screen
+            self.open_start(after_game=False)
 
     # --- the loop -----------------------------------------------------------------
 
@@ -159,7 +199,7 @@ class ViewerApp:
                 self.step()
                 if self.throttle:
                     self.clock.tick(FPS)
-                elif unattended and self.view.prompt is not None:
+                elif unattended and (self.view.prompt is not None or self.controller.ended):
                     break
             if screenshot:
                 pygame.image.save(self.surface, screenshot)
@@ -171,18 +211,81 @@ class ViewerApp:
         self._process_events()
         start = time.perf_counter()
         self._update()
+        for cue in self.controller.take_cues():
+            self.sound.play(cue)
+        if self.recorder is not None:
+            self.recorder.update(self.controller.state.events())
         self._draw()
         pygame.display.flip()
         self.frame_ms.append((time.perf_counter() - start) * 1000.0)
         self.frames += 1
 
     def close(self) -> None:
+        self._stop_recording()
+        self.sound.close()
         pygame.display.quit()
 
     def new_game(self) -> None:
-        self.games += 1
+        """The next game: set up on the start screen if there is one, else as the last one."""
+        if self._games is not None and self.setup is not None and not self.replay:
+            self.open_start(after_game=True)
+            return
+        self._next_game()
+
+    def _next_game(self) -> None:
+        if self._started:
+            self.games += 1
+        self._started = True
         self.controller = self._new_controller(self.games)
         self.paused, self._step_from = False, None
+        self._stop_recording()
+        if self._record is not None and not self.replay:
+            self._start_recording(numbered(Path(self._record), self._recorded_games))
+
+    def _start_recording(self, path: Path) -> None:
+        """Record the game being played into ``path``, from its first event."""
+        c = self.controller
+        models = [getattr(c.bots.get(i), "model", None) for i in range(c.config.n_players)]
+        self.recorder = GameRecorder(path, recording_header(c.params, c.seed, models))
+        self.recorder.update(c.state.events())
+        self._recorded_games += 1
+
+    def _stop_recording(self) -> None:
+        if self.recorder is not None:
+            self.recorder.close()
+            self.recorder = None
+
+    def record(self) -> None:
+        """R: record this game (from its start) into the user's data folder, and say where."""
+        c = self.controller
+        if self.recorder is None:
+            try:
+                self._start_recording(recording_path())
+            except OSError as error:
+                c.message = Message("Cannot record", str(error.strerror or error))
+                return
+        c.message = Message("Recording this game", str(self.recorder.path))
+
+    def open_start(self, *, after_game: bool) -> None:
+        """Show the start screen with the current set-up (``after_game``: Esc goes back)."""
+        self.start = StartScreen(self.setup, after_game=after_game)
+        self.overlay = "start"
+
+    def _start_answer(self, answer: str | None) -> None:
+        if answer == START:
+            self.setup = self.start.setup
+            save_setup(self.setup)
+            self._new_controller = self._games(self.setup)
+            self.hints = self.setup.hints
+            self.start, self.overlay = None, None
+            self._next_game()
+            if self._help_after_start:
+                self.overlay, self._help_after_start = "help", False
+        elif answer == LEAVE:
+            if self.start.after_game:
+                self.start, self.overlay = None, None
+            else:
+                self.running = False
 
     # --- input --------------------------------------------------------------------
 
@@ -193,14 +296,17 @@ class ViewerApp:
             elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
                 self.surface = pygame.display.get_surface()
             elif event.type == pygame.KEYDOWN:
-                self._key(event.key, getattr(event, "unicode", ""))
+                self._key(event.key, getattr(event, "unicode", ""), getattr(event, "mod", 0))
             elif event.type == pygame.MOUSEMOTION:
                 if self.overlay is None:
                     self._aim_at(event.pos)
             elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
                 self._click(event.pos)
 
-    def _key(self, key: int, char: str = "") -> None:
+    def _key(self, key: int, char: str = "", mod: int = 0) -> None:
+        if self.overlay == "start":
+            self._start_answer(self.start.key(key, char, mod))
+            return
         if self.overlay is not None:
             self._overlay_key(key, char)
             return
@@ -208,6 +314,10 @@ class ViewerApp:
         over = c.state.is_terminal()
         if key in (pygame.K_h, pygame.K_QUESTION) or char == "?":
             self.overlay = "help"
+        elif key == pygame.K_m:
+            self.sound.toggle_mute()
+        elif key == pygame.K_ESCAPE and c.held:
+            c.aim_again()
         elif key == pygame.K_ESCAPE:
             if over:
                 self.running = False
@@ -222,6 +332,8 @@ class ViewerApp:
             self._replay_key(key, char)
         elif key == pygame.K_b:
             self.hints = not self.hints
+        elif key == pygame.K_r:
+            self.record()
         elif key == pygame.K_SPACE:
             c.roll()
         elif key == pygame.K_p:
@@ -233,9 +345,23 @@ class ViewerApp:
             c.release()
         elif key in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
             # Left / right move the barrel that way on screen (the slice may be shown mirrored)
+            steps = self._arrow_steps(key)
             along = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1}.get(key, 0) * (1 if c.view_squash() > 0 else -1)
             across = {pygame.K_UP: 1, pygame.K_DOWN: -1}.get(key, 0)
-            c.nudge_aim(along, across)
+            c.nudge_aim(along * steps, across * steps)
+        elif key == pygame.K_BACKSPACE:
+            c.aim_again()
+
+    def _arrow_steps(self, key: int) -> int:
+        """Millimetres an arrow key moves the aim: 1 per press; held (the key repeating), 2 after
+        a third of a second and 5 after a second, so crossing the deck does not take all evening."""
+        now = pygame.time.get_ticks()
+        last_key, since, last = self._arrow
+        if key != last_key or now - last > ARROW_REPEAT_GAP_MS:
+            since = now
+        self._arrow = (key, since, now)
+        held = now - since
+        return 5 if held > 1000 else 2 if held > 330 else 1
 
     def _overlay_key(self, key: int, char: str) -> None:
         if self.overlay == "help":
@@ -260,6 +386,8 @@ class ViewerApp:
     def question(self) -> tuple[str, str]:
         """The words of the yes/no card being asked."""
         if self.overlay == "confirm_quit":
+            if self.replay:
+                return "Quit the replay?", "The recording stays as it is."
             return "Quit the game?", "This game will be lost."
         if self.replay:
             return "Restart the replay?", "It starts again from the first roll."
@@ -295,6 +423,9 @@ class ViewerApp:
     def _click(self, pos: tuple[int, int]) -> None:
         c = self.controller
         layout = self.layout
+        if self.overlay == "start":
+            self._start_answer(self.start.click(pos))
+            return
         if self.overlay == "help":
             self.overlay = None
             return
@@ -317,8 +448,9 @@ class ViewerApp:
             sailor = self.inset.sailor_at(pos)
             if sailor is not None:
                 c.choose_sailor(sailor)
-        elif layout.scene.collidepoint(pos) and c.prompt() == "place":
-            self._aim_at(pos)
+        elif layout.scene.collidepoint(pos) and (c.prompt() == "place" or c.skip_intro()):
+            if not c.held:
+                self._aim_at(pos)
             c.release()
 
     # --- update and draw ----------------------------------------------------------
@@ -337,7 +469,8 @@ class ViewerApp:
             return
         for _ in range(self.speed):
             c.update()
-            if self._step_from is not None and len(c.state.history()) > self._step_from and c.mode == "idle":
+            if (self._step_from is not None and len(c.state.history()) > self._step_from and c.mode == "idle"
+                    and c.view_settled()):  # a step ends with the view turned, never squeezed half-way
                 self._step_from = None  # one recorded action done: paused again
                 break
         if c.error:
@@ -360,7 +493,7 @@ class ViewerApp:
                         hint=view.hint_pose)
         hud.draw_top_bar(surface, layout, c)
         self.legend = hud.draw_panel(surface, layout, c, view.pulse, prompt=view.prompt)
-        self.inset.draw(surface, layout.inset, c.turns(), barrels=c.state.tower.barrels,
+        self.inset.draw(surface, layout.inset, c.turns(), barrels=c.deck_barrels(),
                         slice_direction_rad=view.slice_direction_rad, aim_xy=view.aim_xy,
                         choosing=view.prompt == "sailor", highlight=c.turning(), pulse=view.pulse,
                         view_rad=view.view_rad, hint_xy=view.advice.aim_xy if view.hint_pose is not None else None,
@@ -374,10 +507,14 @@ class ViewerApp:
         self.balance_rect = None
         if view.advice is not None and not (c.state.is_terminal() and c.mode == "idle"):
             self.balance_rect = hud.draw_balance(surface, layout, view.advice, message)
-        if c.state.is_terminal() and c.mode == "idle":
+        if c.state.is_terminal() and c.mode == "idle" and c.wait == 0:
             hud.draw_end_screen(surface, layout, c, view.pulse)
-        if self.overlay == "help":
-            draw_help(surface, layout, c.config, replay=self.replay, veil=hud.veil(layout.size))
+        if self.overlay == "start":
+            surface.blit(hud.veil(layout.size), (0, 0))
+            self.start.draw(surface, layout, view.pulse)
+        elif self.overlay == "help":
+            draw_help(surface, layout, c.config, replay=self.replay, veil=hud.veil(layout.size),
+                      seed=None if self.replay else c.seed)
         elif self.overlay is not None:
             hud.draw_confirm(surface, layout, *self.question(), view.pulse)
         return view
@@ -392,7 +529,7 @@ class ViewerApp:
         """The first game's tips: each shown once, while the prompt it explains is up."""
         tip = None
         if self.tips and self.games == 0 and self.overlay is None:
-            found = first_game_tip(prompt, self.controller.state)
+            found = first_game_tip(prompt, self.controller.state, hints=self.hints)
             if found is not None and found[0] not in self._tips_seen:
                 tip = found
         if self.tip is not None and (tip is None or tip[0] != self.tip[0]):

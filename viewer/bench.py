@@ -26,8 +26,10 @@ def _summary(times: list[float]) -> dict:
             "p99_ms": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], "max_ms": ordered[-1]}
 
 
-def measure(params: Params | None = None, size: tuple[int, int] = (1280, 800)) -> dict:
-    """Frame-time summaries: ``all`` frames of the round, and ``tower12`` (12 barrels, physics running)."""
+def measure(params: Params | None = None, size: tuple[int, int] = (1280, 800), *, mute: bool = False) -> dict:
+    """Frame-time summaries: ``all`` frames of the round, and ``tower12`` (12 barrels, physics running);
+    with the game's sounds playing unless ``mute`` (on whatever audio device SDL opens: set
+    ``SDL_AUDIODRIVER=disk SDL_DISKAUDIOFILE=FILE`` to mix them for real without speakers)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     from viewer.app import ViewerApp
     from viewer.controller import GameController
@@ -40,7 +42,7 @@ def measure(params: Params | None = None, size: tuple[int, int] = (1280, 800)) -
 
     bots = {i: Bot(name, sigma_mm=0.0, params=params) for i, name in enumerate(config.players)}
     app = ViewerApp(lambda games: GameController(config, params, bots=bots, chance=chance),
-                    size=size, throttle=False)
+                    size=size, throttle=False, mute=mute)
     c = app.controller
     moving: list[float] = []
     try:
@@ -53,16 +55,19 @@ def measure(params: Params | None = None, size: tuple[int, int] = (1280, 800)) -
             e.get("stacked", 0) for e in c.state.events() if e["event"] == "round_end")
     finally:
         app.close()
-    return {"stacked": stacked, "all": _summary(app.frame_ms), "tower12": _summary(moving) if moving else None}
+    return {"stacked": stacked, "all": _summary(app.frame_ms), "tower12": _summary(moving) if moving else None,
+            "sound": app.sound.available and not mute, "sounds_played": len(app.sound.played)}
 
 
 if __name__ == "__main__":
-    result = measure()
-    print(f"barrels stacked: {result['stacked']}")
-    for name in ("all", "tower12"):
-        s = result[name]
-        if s is None:
-            print(f"{name}: no frames")
-            continue
-        print(f"{name}: {s['frames']} frames, median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, "
-              f"max {s['max_ms']:.2f} ms")
+    for mute in (False, True):
+        result = measure(mute=mute)
+        sound = f"sound on ({result['sounds_played']} sounds played)" if result["sound"] else "sound off"
+        print(f"{sound}: barrels stacked: {result['stacked']}")
+        for name in ("all", "tower12"):
+            s = result[name]
+            if s is None:
+                print(f"  {name}: no frames")
+                continue
+            print(f"  {name}: {s['frames']} frames, median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, "
+                  f"max {s['max_ms']:.2f} ms")

@@ -19,6 +19,7 @@ on their own, after a pause a person can follow.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from kipp.rules.actions import Action, ChooseSailor, Pass, Place, PlaceAnywhere, Play, Roll, Shuffle
@@ -26,17 +27,19 @@ from kipp.rules.config import GameConfig
 from kipp.rules.play import game_streams, sample_chance
 from kipp.rules.state import CHANCE, GameState
 from sim.params import Params
-from sim.referees.loop import LoopReferee, build_world
-from sim.tower import Referee, TowerState
+from sim.referees.loop import FRAME_HZ, LoopReferee, build_world
+from sim.tower import BarrelPose, Referee, TowerState
 from sim.turn_profile import profile_progress, turn_duration_s
 from sim.world import TowerWorld
+from viewer.crash import CrashScene, afloat, crash_scene, deck_poses, fall_words
 from viewer.die import DieView
-from viewer.messages import AFTERMATH_FRAMES, Message, announce
+from viewer.messages import AFTERMATH_FRAMES, CELEBRATION_FRAMES, Message, announce
 from viewer.orientation import ViewTurn, squash
 from viewer.palette import shorten
 from viewer.referee_bridge import AnimatingReferee, DecisionPending, Request
 from viewer.scene import HANG_GAP_M, Hanging, hang_pose
 from viewer.script import ReplayScript
+from viewer.sound import Cue, CueEvent
 
 BOT_THINK_FRAMES = 32
 AFTER_ROLL_FRAMES = 16
@@ -44,8 +47,26 @@ AFTER_DECISION_FRAMES = 30
 ROUND_START_FRAMES = 45
 GLIDE_FRAMES = 36
 LOWER_FRAMES = 10
-AIM_STEP_M = 0.0005
-"""Arrow keys move the hanging barrel by half a millimetre."""
+AIM_STEP_M = 0.001
+"""An arrow key press moves the hanging barrel by a millimetre (held, the app moves it faster)."""
+CHIP_FLIGHT_FRAMES = 48
+"""A chip earned flies from the supply to its player in 0.8 s ..."""
+CHIP_STAGGER_FRAMES = 14
+"""... one after the other, this many frames apart."""
+CRASH_WORDS_DELAY_FRAMES = 30
+"""The crash's headline ("Kaboom!") waits until the barrels have been falling this long (0.5 s)."""
+
+
+@dataclass(frozen=True)
+class ChipFlight:
+    """One chip flying from the supply to ``player``, leaving at frame ``start`` (the controller's count)."""
+
+    player: int
+    start: int
+
+    def progress(self, frame: int) -> float:
+        """0 on leaving the supply, 1 on arrival (clipped)."""
+        return min(1.0, max(0.0, (frame - self.start) / CHIP_FLIGHT_FRAMES))
 
 
 class GameController:
@@ -58,8 +79,12 @@ class GameController:
     def __init__(self, config: GameConfig, params: Params, *, seed: int = 0,
                  bots: Mapping[int, object] | None = None, referee: Referee | None = None,
                  script: ReplayScript | None = None,
-                 chance: Callable[[GameState], Action] | None = None) -> None:
+                 chance: Callable[[GameState], Action] | None = None, confirm: bool = False) -> None:
         self.config = config
+        self.confirm = confirm
+        """Ask before letting a barrel go: the first click (or Enter) holds it where it is, a second lets it go."""
+        self.held = False
+        """Is the hanging barrel held at its aim, waiting for the second click (``confirm``)?"""
         self.params = params
         self.seed = seed
         self.bots = dict(bots or {})
@@ -88,6 +113,19 @@ class GameController:
         self._frozen: TowerWorld | None = None
         self._frozen_slice = 0.0
         self._frozen_turns: dict[str, float] | None = None
+        self.fall: str | None = None
+        """What fell in the last crash, in words ("the top four barrels tipped over to port"), until the
+        next round starts; None if nothing fell or the referee did not say."""
+        self._fall_frames = 0
+        self._fall_barrels = 0
+        self._held_message: Message | None = None
+        self._crash: CrashScene | None = None
+        self.flights: list[ChipFlight] = []
+        """Chips on their way from the supply to the players who earned them."""
+        self.ended = False
+        """Has a replayed recording run out before the game's end (it was stopped half-way)?"""
+        self._cues: list[CueEvent] = []
+        self._was_turning = False
         self.view = ViewTurn(self.state.tower.slice_direction_rad)
         """Which way the side view looks (bow kept on the right; turns when the slice changes).
         While it turns, a running decision waits, so the turn of the view is seen before the deck moves."""
@@ -103,7 +141,7 @@ class GameController:
         """What a person is being asked to do now: roll, play_or_pass, place, sailor, new_game."""
         state = self.state
         if state.is_terminal():
-            return "new_game" if self.mode == "idle" else None
+            return "new_game" if self.mode == "idle" and self.wait == 0 else None
         if self.mode != "idle" or self.wait > 0 or self.error or not self.seat_is_human(state.player):
             return None
         if state.current_player() == CHANCE:
@@ -127,6 +165,18 @@ class GameController:
         if self._static is None or self._static[0] is not tower:
             self._static = (tower, build_world(self.params, tower, tower.slice_direction_rad))
         return self._static[1]
+
+    def deck_barrels(self) -> tuple[BarrelPose, ...]:
+        """The barrels as the top view draws them (deck frame), read off the world the side view
+        draws, so both views show the same bodies; those sunk below the sea are left out."""
+        world = self.display_world()
+        poses = deck_poses(world, self.slice_direction())
+        return tuple(poses[i] for i in afloat(world))
+
+    def view_settled(self) -> bool:
+        """Does the side view look straight at the slice shown (no view turn under way or due)?"""
+        self.view.follow(self.slice_direction())
+        return not self.view.turning
 
     def slice_direction(self) -> float:
         """Direction (rad from the bow toward port) of the plane the side view shows."""
@@ -180,10 +230,53 @@ class GameController:
             return None
         return self._aim_to_xy()
 
+    def shown_round(self) -> tuple[int, int, bool]:
+        """(round, barrels stacked, round over) as the scene shows them: a round that has ended stays
+        on the top bar, with the count its recap gives, until the next one is dealt."""
+        state = self.state
+        end = state.last_round_end()
+        if end is not None and (state.is_terminal() or state.chance_kind() == "shuffle"):
+            return end["round"], end["stacked"], True
+        return state.round, state.placed, False
+
+    def chips_shown(self, player: int) -> int:
+        """``player``'s chips without those still flying to them, and with those a crash costs
+        until its headline is shown (the barrels are seen to fall first)."""
+        flying = sum(1 for f in self.flights if f.player == player and f.progress(self.frame) < 1.0)
+        return self.state.chips[player] - flying + self._unannounced_cost(player)
+
+    def supply_shown(self) -> int:
+        """The supply as :meth:`chips_shown` counts the chips."""
+        flying = sum(1 for f in self.flights if f.progress(self.frame) < 1.0)
+        return self.state.supply + flying - sum(self._unannounced_cost(p) for p in range(self.config.n_players))
+
+    def _unannounced_cost(self, player: int) -> int:
+        if self._held_message is None:
+            return 0
+        crash = next((e for e in reversed(self.state.events()) if e["event"] == "crash"), None)
+        return crash["chips_returned"] if crash is not None and crash["player"] == player else 0
+
+    def take_cues(self) -> list[CueEvent]:
+        """The sounds the game asked for since the last call (:mod:`viewer.sound`)."""
+        cues, self._cues = self._cues, []
+        return cues
+
     # --- input from people --------------------------------------------------------
+
+    def skip_intro(self) -> bool:
+        """A person's key or click during the pause that opens their turn (or follows the roll):
+        end the pause, so the input is not lost. True if there was such a pause."""
+        if self.mode != "idle" or self.wait <= 0 or self.error:
+            return False
+        wait, self.wait = self.wait, 0
+        if self.prompt() is None:
+            self.wait = wait  # nothing for a person to do yet (a bot's turn, a celebration): keep it
+            return False
+        return True
 
     def roll(self) -> bool:
         """Roll the die (after choosing to play, in Old Sea Dogs). True if it rolled."""
+        self.skip_intro()
         prompt = self.prompt()
         if prompt == "play_or_pass":
             self._submit(Play())
@@ -195,37 +288,52 @@ class GameController:
 
     def pass_turn(self) -> bool:
         """Pass (Old Sea Dogs), when allowed. True if passed."""
+        self.skip_intro()
         if self.prompt() != "play_or_pass":
             return False
         self._submit(Pass())
         return True
 
     def set_aim(self, along_m: float) -> None:
-        """Move the hanging barrel to ``along_m`` along the deck (within the deck)."""
-        if self.prompt() == "place":
+        """Move the hanging barrel to ``along_m`` along the deck (within the deck; not while held)."""
+        if self.prompt() == "place" and not self.held:
             self._init_aim()
             limit = self.params.ship.deck_half_length_m
             self._aim[0] = min(max(along_m, -limit), limit)
 
     def nudge_aim(self, along_steps: int, across_steps: int = 0) -> None:
-        """Arrow keys: move the aim by :data:`AIM_STEP_M` per step."""
+        """Arrow keys: move the aim by :data:`AIM_STEP_M` per step (a held barrel is aimed again)."""
+        self.skip_intro()
         if self.prompt() == "place":
+            self.held = False
             self._init_aim()
             self.set_aim(self._aim[0] + along_steps * AIM_STEP_M)
             limit = self.params.ship.deck_half_length_m
             self._aim[1] = min(max(self._aim[1] + across_steps * AIM_STEP_M, -limit), limit)
 
     def release(self) -> bool:
-        """Let the hanging barrel go at the aim. True if released."""
+        """Let the hanging barrel go at the aim (with ``confirm``, the first call holds it there
+        and the second lets it go). True if released."""
+        self.skip_intro()
         if self.prompt() != "place":
             return False
+        if self.confirm and not self.held:
+            self.held = True
+            return False
+        self.held = False
         x, y = self._aim_to_xy()
         self._place = Place(round(x * 1000.0, 3) + 0.0, round(y * 1000.0, 3) + 0.0)
         self.mode, self._glide = "lowering", None
         return True
 
+    def aim_again(self) -> bool:
+        """Let go of the hold (``confirm``): the barrel follows the mouse again. True if it was held."""
+        held, self.held = self.held, False
+        return held
+
     def choose_sailor(self, sailor: str) -> bool:
         """On a wild roll, after placing: turn ``sailor``. True if accepted."""
+        self.skip_intro()
         if self.prompt() != "sailor":
             return False
         self._submit(ChooseSailor(sailor))
@@ -243,10 +351,17 @@ class GameController:
                 self.message = None
         self.view.follow(self.slice_direction())
         self.view.step()
+        self.flights = [f for f in self.flights if f.progress(self.frame) < 1.0]
         if self.error:
             return
         handler = getattr(self, "_update_" + self.mode)
         handler()
+        turning = self.turning() is not None and not self.view.turning  # the deck moves once the view has turned
+        if turning and not self._was_turning:
+            turn = self._pending[1].turn
+            seconds = turn_duration_s(turn.revolutions, self.params.turn.rate_rev_per_s)
+            self._cues.append(CueEvent(Cue.TURN, seconds=seconds))
+        self._was_turning = turning
 
     def _update_idle(self) -> None:
         if self.wait > 0:
@@ -280,6 +395,7 @@ class GameController:
             place, self._place = self._place, None
             self.mode = "idle"
             self._gap = HANG_GAP_M
+            self._cues.append(CueEvent(Cue.SET_DOWN, size=self.state.next_barrel()))
             self._submit(place)
 
     def _update_deciding(self) -> None:
@@ -293,19 +409,39 @@ class GameController:
         world = self.run.world
         slice_direction = _run_slice(self.run, request.tower) if world is not None else 0.0
         self.mode = "idle"
+        shown = self.message
         self._submit(action)
-        if decision.crashed and world is not None:
+        scene = crash_scene(self.params, decision, world, slice_direction) if decision.crashed else None
+        if decision.crashed and scene is None:
+            self._cues.append(CueEvent(Cue.CRASH))
+        if scene is not None:
             self.mode, self.wait = "aftermath", AFTERMATH_FRAMES
-            self._frozen, self._frozen_slice = world, slice_direction
+            self._crash = scene
+            self._frozen, self._frozen_slice = scene.world, scene.slice_direction_rad
+            in_slice = scene.fallen is not None and scene.fallen.in_slice
+            self.fall = fall_words(scene.fallen, len(decision.tower.barrels)) if scene.fallen and not in_slice else None
+            self._fall_barrels = len(decision.tower.barrels)
+            self._fall_frames = 0
+            self._held_message, self.message = self.message, shown  # the headline once the fall is seen
         else:
             self._pending = None
             self.run = None
-            self.wait = max(self.wait, AFTER_DECISION_FRAMES)
+            end = self.state.last_round_end()
+            completed = self.state.chance_kind() == "shuffle" or self.state.is_terminal()
+            self.wait = max(self.wait, CELEBRATION_FRAMES if completed and end["completed"] else AFTER_DECISION_FRAMES)
 
     def _update_aftermath(self) -> None:
-        world = self._frozen
-        for _ in range(self.run.steps_per_frame):
-            world.step()
+        if self.view.turning:
+            return  # the barrels fall once the view looks into the plane they fall in
+        if self._fall_frames == 0:
+            self._cues.append(CueEvent(Cue.CRASH))  # as the barrels start to fall
+        self._crash.advance_frame(max(1, round(self.params.solver.steps_per_second / FRAME_HZ)))
+        self._fall_frames += 1
+        if self._held_message is not None and self._fall_frames >= CRASH_WORDS_DELAY_FRAMES:
+            self.message, self._held_message = self._held_message, None
+            seen = self._crash.seen()
+            if self.fall is None and seen is not None:  # a fall the world simulated: say what is seen
+                self.fall = fall_words(seen, self._fall_barrels)
         self.wait -= 1
         if self.wait <= 0:
             self._frozen_turns = self.turns()
@@ -322,9 +458,11 @@ class GameController:
         player = state.current_player()
         if player == CHANCE and state.chance_kind() == "shuffle":
             action = self.script.next_action(state) if self.script else self._sample()
-            if action is not None:
-                self._submit(action)
-                self.wait = ROUND_START_FRAMES
+            if action is None:
+                self.ended = True  # a recording stopped between two rounds
+                return
+            self._submit(action)
+            self.wait = ROUND_START_FRAMES
             return
         if self.seat_is_human(state.player):
             return  # a person's move: wait for input
@@ -339,7 +477,7 @@ class GameController:
         else:
             action = self.bots[player].act(state, self.bot_rngs[player])
         if action is None:
-            self.error = "the recording ends before the game does"
+            self.ended = True  # a game recorded as it was played and stopped half-way
             return
         if isinstance(action, Roll):
             self._start_roll(action)
@@ -363,6 +501,7 @@ class GameController:
         return sample_chance(self.state, rng)
 
     def _start_roll(self, roll: Roll) -> None:
+        self._cues.append(CueEvent(Cue.ROLL))
         self._roll = roll
         self.die.start_roll(roll.face)
         self.mode = "rolling"
@@ -384,8 +523,14 @@ class GameController:
         seen = len(self.state.events())
         self.state = probe
         if isinstance(action, Shuffle):  # a new round: the wreck of the last one is cleared away
-            self._frozen = self._frozen_turns = None
-        self.message = announce(self.short_names, probe.events()[seen:], self.message)
+            self._frozen = self._frozen_turns = self.fall = None
+        new = probe.events()[seen:]
+        if any(e["event"] == "round_end" and e["completed"] for e in new):
+            self._cues.append(CueEvent(Cue.FANFARE))
+        chips = [e["player"] for e in new if e["event"] == "award" for _ in range(e["chips"])]
+        start = max([self.frame] + [f.start + CHIP_STAGGER_FRAMES for f in self.flights])
+        self.flights += [ChipFlight(player, start + k * CHIP_STAGGER_FRAMES) for k, player in enumerate(chips)]
+        self.message = announce(self.short_names, new, self.message)
 
     def _init_aim(self) -> None:
         node = len(self.state.history())

@@ -18,10 +18,10 @@ from viewer.layout import Layout
 
 KEYS = (("Space", "roll the die"), ("mouse, arrows", "aim the barrel"), ("click, Enter", "let it go"),
         ("1 2 3, click", "pick a sailor (wild)"), ("P", "pass, paying a chip (Old Sea Dogs)"),
-        ("B", "balance hint on / off"),
+        ("B", "balance hint on / off"), ("M", "sound on / off"), ("R", "record the game"),
         ("H or ?", "how to play"), ("N / Esc", "new game / quit"))
 REPLAY_KEYS = (("Space", "pause / go on"), ("Right or S", "one step (paused)"), ("+ / -, 1 2 4", "speed 1x 2x 4x"),
-               ("H or ?", "how to play"), ("N / Esc", "restart / quit"))
+               ("M", "sound on / off"), ("H or ?", "how to play"), ("N / Esc", "restart / quit"))
 
 
 def rules(config: GameConfig) -> list[tuple[str | None, str]]:
@@ -48,19 +48,21 @@ def rules(config: GameConfig) -> list[tuple[str | None, str]]:
     if younger:
         paragraphs.append((None, "Younger sailors (on): " + " and ".join(younger) + "."))
     if config.sea_dogs:
-        paragraphs.append((None, "Old Sea Dogs (on): before rolling you may pass by paying a chip (P). The next "
-                                 "player can't pass; they get that chip back if their turn ends without a crash. "
-                                 "A crash costs 2 chips."))
+        paragraphs.append((None, "Old Sea Dogs (on): once a barrel stands, you may pass before rolling by "
+                                 "paying a chip (P). The next player can't pass; they get that chip back if "
+                                 "their turn ends without a crash. A crash costs 2 chips."))
     paragraphs.append((None, "Tip: set the barrel a little uphill of the coming tilt; the red arrow in the top "
                              "view points downhill. The side view cuts the ship along its steepest slope and "
-                             "keeps the bow on the right; its end markers match the dashed line in the top view. "
+                             "shows on its right what the top view shows on the right (along the ship: the bow), so "
+                             "both see downhill on the same side; its end markers match the top view's dashed line. "
                              "B shows a balance hint: a purple mark where a careful player would set the barrel, "
                              "and how many degrees of tilt the tower has to spare."))
     return paragraphs
 
 
-def first_game_tip(prompt: str | None, state) -> tuple[str, str] | None:
-    """(key, text) of the tip for a person's ``prompt`` at ``state`` in a first game, if any."""
+def first_game_tip(prompt: str | None, state, *, hints: bool = False) -> tuple[str, str] | None:
+    """(key, text) of the tip for a person's ``prompt`` at ``state`` in a first game, if any
+    (``hints``: the balance hint is shown, and the tip points at it rather than say otherwise)."""
     if prompt == "play_or_pass":
         return "pass", ("Old Sea Dogs: roll, or pay a chip to pass (P). After a pass the next player must roll, "
                         "and gets the chip back if their turn ends without a crash.")
@@ -72,6 +74,9 @@ def first_game_tip(prompt: str | None, state) -> tuple[str, str] | None:
         return "place", ("Aim a little uphill: the red arrow in the top view points downhill. "
                          "Move the mouse (or arrows), click (or Enter) to let go.")
     if prompt == "sailor":
+        if hints:
+            return "sailor", ("Wild: the purple ring marks the sailor the balance hint would turn for this tower. "
+                              "Click one in the top view, or 1 2 3.")
         return "sailor", "Wild: a sailor turned less often evens out the tilt. Click one in the top view, or 1 2 3."
     return None
 
@@ -83,7 +88,7 @@ def _card_rect(layout: Layout) -> pygame.Rect:
     return card
 
 
-def _paint(layout: Layout, config: GameConfig, replay: bool) -> pygame.Surface:
+def _paint(layout: Layout, config: GameConfig, replay: bool, seed: int | None) -> pygame.Surface:
     card = _card_rect(layout)
     surface = pygame.Surface(card.size, pygame.SRCALPHA)
     radius = layout.px(18)
@@ -131,20 +136,28 @@ def _paint(layout: Layout, config: GameConfig, replay: bool) -> pygame.Surface:
         ky += line_h
     footer = palette.text("H, Esc, Enter or a click: back to the game", size, palette.GOOD, bold=True)
     surface.blit(footer, footer.get_rect(bottomright=(card.width - pad, card.height - pad // 2)))
+    if seed is not None:
+        note = palette.fit(seed_note(seed), size, card.width - 3 * pad - footer.get_width(), palette.INK_SOFT)
+        surface.blit(note, note.get_rect(bottomleft=(pad, card.height - pad // 2)))
     return surface
+
+
+def seed_note(seed: int) -> str:
+    """How to play this game again: its seed."""
+    return f"Game {seed}: kipp play --seed {seed} deals it again"
 
 
 _painted: dict[tuple, pygame.Surface] = {}
 
 
 def draw_help(surface: pygame.Surface, layout: Layout, config: GameConfig, *, replay: bool = False,
-              veil: pygame.Surface | None = None) -> pygame.Rect:
-    """The how-to-play card over the (dimmed) window; returns where it is."""
-    key = (layout.size, config, replay)
+              veil: pygame.Surface | None = None, seed: int | None = None) -> pygame.Rect:
+    """The how-to-play card over the (dimmed) window, with the game's ``seed`` if given; where it is."""
+    key = (layout.size, config, replay, seed)
     painted = _painted.get(key)
     if painted is None:
         _painted.clear()
-        painted = _painted[key] = _paint(layout, config, replay)
+        painted = _painted[key] = _paint(layout, config, replay, seed)
     if veil is not None:
         surface.blit(veil, (0, 0))
     card = _card_rect(layout)

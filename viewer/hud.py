@@ -18,8 +18,9 @@ from viewer import palette
 from viewer.balance_hint import Advice, gauge_text
 from viewer.barrel_art import draw_barrel
 from viewer.controller import GameController
-from viewer.help import KEYS, REPLAY_KEYS
+from viewer.help import KEYS, REPLAY_KEYS, seed_note
 from viewer.layout import Layout
+from viewer.messages import acts
 from viewer.recap import describe, round_recaps, signed
 
 
@@ -29,7 +30,8 @@ def draw_top_bar(surface: pygame.Surface, layout: Layout, controller: GameContro
     pygame.draw.rect(surface, palette.PANEL, bar)
     pygame.draw.line(surface, palette.PANEL_EDGE, bar.bottomleft, bar.bottomright, 2)
     state = controller.state
-    round_label = palette.text(f"Round {state.round} of 3", layout.font_px(30), palette.INK, bold=True)
+    shown_round, stacked, over = controller.shown_round()
+    round_label = palette.text(f"Round {shown_round} of 3", layout.font_px(30), palette.INK, bold=True)
     surface.blit(round_label, round_label.get_rect(midleft=(bar.x + layout.px(16), bar.centery)))
     line = state.line
     if not line:
@@ -48,12 +50,12 @@ def draw_top_bar(surface: pygame.Surface, layout: Layout, controller: GameContro
         def to_screen(x: float, y: float, cx=cx) -> tuple[float, float]:
             return cx + x * scale, base_y - y * scale
 
-        draw_barrel(surface, spec, 0.0, spec.height_m / 2, 0.0, to_screen, faded=index < state.placed)
-        if index == state.placed and not state.is_terminal():
+        draw_barrel(surface, spec, 0.0, spec.height_m / 2, 0.0, to_screen, faded=index < stacked)
+        if index == stacked and not over:
             y = base_y + layout.px(5)
             pygame.draw.line(surface, palette.KABOOM, (cx - slot * 0.4, y), (cx + slot * 0.4, y), layout.px(4))
-    stacked = palette.text(f"{state.placed}/{len(line)} stacked", layout.font_px(22), palette.INK_SOFT)
-    surface.blit(stacked, stacked.get_rect(midright=(bar.right - layout.px(12), bar.centery)))
+    count = palette.text(f"{stacked}/{len(line)} stacked", layout.font_px(22), palette.INK_SOFT)
+    surface.blit(count, count.get_rect(midright=(bar.right - layout.px(12), bar.centery)))
 
 
 PASS_LABEL = "Pass (P): pay 1 chip"
@@ -102,6 +104,8 @@ def prompt_text(controller: GameController, prompt: str | None) -> str:
     state = controller.state
     if controller.error:
         return controller.error
+    if controller.ended:
+        return f"The recording stops here, in round {state.round}: the game was not played to its end."
     if state.is_terminal():
         return "Game over."
     name = controller.short_names[state.player]
@@ -111,23 +115,32 @@ def prompt_text(controller: GameController, prompt: str | None) -> str:
         "place": f"{name}: aim with the mouse or arrow keys; click or Enter lets go.",
         "sailor": f"Wild! {name}: pick a sailor (click it, or 1/2/3).",
     }
+    if prompt == "place" and controller.held:
+        return f"{name}: let go here? Click or Enter: yes. Arrows, Backspace or Esc: aim again."
     if prompt in texts:
         return texts[prompt]
     mode = controller.mode
     if mode == "rolling":
-        return f"{name} rolls..."
+        return f"{acts(name, 'rolls')}..."
     if mode in ("gliding", "lowering"):
-        return f"{name} places a barrel..."
+        return f"{acts(name, 'places')} a barrel..."
     if mode == "deciding":
         sailor = controller.turning()
         if sailor is not None:
             return f"The {sailor} sailor turns..."
         return "The barrel settles..."
     if mode == "aftermath":
-        return "Barrels overboard!"
+        return f"{controller.fall[0].upper()}{controller.fall[1:]}!" if controller.fall else "Barrels overboard!"
+    _, stacked, over = controller.shown_round()
+    if over:  # between the end of a round and the next one's deal
+        if state.last_round_end()["completed"]:
+            return f"All {stacked} barrels stand: the tower is complete!"
+        return f"{controller.fall[0].upper()}{controller.fall[1:]}." if controller.fall else "The tower fell."
     if controller.script is not None:
         return "Replay"
-    return f"{name}'s turn" if controller.seat_is_human(state.player) else f"{name} is thinking..."
+    if controller.seat_is_human(state.player):
+        return "Your turn" if name == "You" else f"{name}'s turn"
+    return f"{acts(name, 'is')} thinking..."
 
 
 def _draw_prompt(surface: pygame.Surface, layout: Layout, controller: GameController, prompt: str | None) -> None:
@@ -175,7 +188,7 @@ def _draw_players(surface: pygame.Surface, layout: Layout, controller: GameContr
         pygame.draw.rect(surface, palette.HIGHLIGHT if current else palette.shade(palette.PANEL, 0.96), row,
                          border_radius=layout.px(8))
         tag = "" if controller.seat_is_human(player) or controller.script or name.startswith("Bot") else " (bot)"
-        chips = state.chips[player]
+        chips = controller.chips_shown(player)
         count = palette.text(str(chips), name_px, palette.INK, bold=True)
         count_rect = count.get_rect(midright=(row.right - layout.px(10), row.centery))
         name_room = round((row.width - layout.px(30) - count.get_width()) * 0.62)
@@ -188,9 +201,19 @@ def _draw_players(surface: pygame.Surface, layout: Layout, controller: GameContr
             cx = count_rect.left - layout.px(10) - chip_r - k * chip_r * 1.1
             _draw_chip(surface, (cx, row.centery), chip_r)
     supply_y = rect.y + n * row_h + row_h // 2
-    supply = palette.text(f"Supply: {state.supply}", name_px, palette.INK_SOFT)
+    supply = palette.text(f"Supply: {controller.supply_shown()}", name_px, palette.INK_SOFT)
     surface.blit(supply, supply.get_rect(midleft=(rect.x + layout.px(10), supply_y)))
-    _draw_chip(surface, (rect.x + layout.px(20) + supply.get_width() + chip_r, supply_y), chip_r)
+    supply_chip = (rect.x + layout.px(20) + supply.get_width() + chip_r, supply_y)
+    _draw_chip(surface, supply_chip, chip_r)
+    for flight in controller.flights:  # chips earned, on their way from the supply
+        t = flight.progress(controller.frame)
+        if t <= 0.0:
+            continue
+        row = pygame.Rect(rect.x, rect.y + flight.player * row_h, rect.width, row_h - layout.px(4))
+        target = (row.right - layout.px(60), row.centery)
+        x = supply_chip[0] + (target[0] - supply_chip[0]) * t
+        y = supply_chip[1] + (target[1] - supply_chip[1]) * t - math.sin(math.pi * t) * row_h * 1.2
+        _draw_chip(surface, (x, y), chip_r * (1.0 + 0.6 * math.sin(math.pi * t)))
 
 
 def draw_message(surface: pygame.Surface, layout: Layout, controller: GameController) -> pygame.Rect | None:
@@ -258,7 +281,7 @@ def draw_end_screen(surface: pygame.Surface, layout: Layout, controller: GameCon
     names = controller.short_names
     inner = card.width - layout.px(40)
     winners = [names[p] for p in state.winners()]
-    headline = f"{winners[0]} wins!" if len(winners) == 1 else f"{' and '.join(winners)} share the win!"
+    headline = f"{acts(winners[0], 'wins')}!" if len(winners) == 1 else f"{' and '.join(winners)} share the win!"
     title = palette.text(headline, layout.font_px(52), palette.GOOD, bold=True)
     if title.get_width() > inner:
         title = palette.fit(headline, layout.font_px(34), inner, palette.GOOD, bold=True)
@@ -276,7 +299,7 @@ def draw_end_screen(surface: pygame.Surface, layout: Layout, controller: GameCon
     _draw_recap(surface, layout, controller, pygame.Rect(card.x + layout.px(20), y + layout.px(10), inner,
                                                          button.top - y - layout.px(16)))
     _draw_button(surface, layout, button, "N: new game", pulse)
-    hint = palette.text("Esc: quit", layout.font_px(22), palette.INK_SOFT)
+    hint = palette.fit(f"Esc: quit  -  {seed_note(controller.seed)}", layout.font_px(22), inner, palette.INK_SOFT)
     surface.blit(hint, hint.get_rect(midtop=(card.centerx, button.bottom + layout.px(8))))
 
 

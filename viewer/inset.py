@@ -86,6 +86,8 @@ class InsetView:
         ``hint_xy``: the balance hint's aim (deck frame, m), ``hint_sailor``: the sailor it suggests."""
         self.rect = pygame.Rect(rect)
         u = self.scale
+        clip = surface.get_clip()
+        surface.set_clip(rect.clip(clip) if clip else rect)  # barrels falling overboard leave the picture
         pygame.draw.rect(surface, palette.SEA_TOP, rect, border_radius=max(4, rect.width // 20))
         pygame.draw.rect(surface, palette.PANEL_EDGE, rect, 2, border_radius=max(4, rect.width // 20))
         self._draw_hull(surface)
@@ -116,6 +118,7 @@ class InsetView:
             pygame.draw.rect(surface, palette.PANEL, box.inflate(6, 2), border_radius=4)
             surface.blit(surface_label, box)
             self.tilt_label_rect = box
+        surface.set_clip(clip)
 
     def _draw_hint(self, surface: pygame.Surface, centre: tuple[float, float]) -> None:
         """The balance hint's aim: a purple cross in a ring."""

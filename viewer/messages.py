@@ -13,6 +13,8 @@ from typing import Sequence
 from viewer import palette
 
 MESSAGE_FRAMES = 150
+CELEBRATION_FRAMES = 200
+"""How long a completed tower stands with its banner before the deck is cleared, frames (3.3 s)."""
 AFTERMATH_FRAMES = 150
 """How long barrels are left falling after a crash, frames (2.5 s)."""
 
@@ -26,6 +28,14 @@ class Message:
     colour: tuple[int, int, int] = palette.INK
     big: bool = False
     frames_left: int = MESSAGE_FRAMES
+
+
+def acts(name: str, verb: str) -> str:
+    """``name`` and a verb in the third person ("Ann starts"), agreeing with "You" ("You start")."""
+    if name != "You":
+        return f"{name} {verb}"
+    base = {"is": "are", "has": "have"}.get(verb) or (verb[:-2] if verb.endswith(("sses", "shes")) else verb[:-1])
+    return f"You {base}"
 
 
 def _chips(n: int) -> str:
@@ -42,18 +52,19 @@ def announce(names: Sequence[str], events: list[dict], current: Message | None) 
         kind = event["event"]
         who = names[event["player"]] if "player" in event else ""
         if kind == "pass":
-            message = Message(f"{who} passes", "returns a chip to the supply")
+            message = Message(acts(who, "passes"), "returns a chip to the supply")
         elif kind == "crash":
-            message = Message("Kaboom!", f"{who} returns {_chips(event['chips_returned'])}",
+            message = Message("Kaboom!", f"{acts(who, 'returns')} {_chips(event['chips_returned'])}",
                               palette.KABOOM, big=True, frames_left=AFTERMATH_FRAMES)
         elif kind == "round_end" and event["completed"]:
             gains = " / ".join(f"{names[a['player']]} +{a['chips']}" for a in tower)
             if passed:
                 gains += f" (and the passed chip to {names[passed[0]['player']]})"
             amounts = " / ".join(f"+{a['chips']}" for a in tower[:2]) or "no chips left"
-            message = Message(f"Tower complete: {amounts}", gains, palette.GOOD, big=True)
+            message = Message(f"Tower complete: {amounts}", gains, palette.GOOD, big=True,
+                              frames_left=CELEBRATION_FRAMES + 20)  # it fades as the deck is cleared
         elif kind == "round_start":
-            message = Message(f"Round {event['round']}", f"{names[event['starter']]} starts")
+            message = Message(f"Round {event['round']}", acts(names[event["starter"]], "starts"))
     if passed and not any(e["event"] == "round_end" for e in events):
-        message = Message(f"{names[passed[0]['player']]} receives the passed chip", "", palette.GOOD)
+        message = Message(f"{acts(names[passed[0]['player']], 'receives')} the passed chip", "", palette.GOOD)
     return message

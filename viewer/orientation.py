@@ -6,8 +6,10 @@ seen from a different side every turn with no cue to which end is the bow. So:
 
 - The *view direction* (the ship direction the right-hand edge of the side view points
   to, radians from the bow toward port) is the slice direction or its opposite, whichever
-  keeps the bow on the right (:func:`fold`). Looking at the slice from the other side is
-  a mirror image, which is still the same physics (gravity is vertical).
+  end the top view (bow up) shows on its right, so downhill in the side view is on the side
+  the top view's arrow points to; a slice along the ship keeps the bow on the right
+  (:func:`fold`). Looking at the slice from the other side is a mirror image, which is still
+  the same physics (gravity is vertical).
 - When the slice changes, the view turns to the new direction over a few frames
   (:class:`ViewTurn`); the side view draws the slice squeezed by ``cos(view - slice)``,
   which is exactly how a plane picture looks from a camera turned by that angle, and
@@ -20,8 +22,10 @@ from __future__ import annotations
 
 import math
 
-CROSSWISE_COS = math.sin(math.radians(15))
-"""Within 15 degrees of looking along the beam the bow is neither left nor right: keep the side."""
+FORE_AFT_SIN = math.sin(math.radians(15))
+"""A slice within 15 degrees of the ship's length runs up and down the top view: keep the bow on the right."""
+KEEP_SIN = math.sin(math.radians(30))
+"""Within 30 degrees of the ship's length the view keeps the side it had (so it does not flip to and fro)."""
 TURN_FRAMES_MIN = 12
 TURN_FRAMES_PER_PI = 30
 """A view turn lasts 12 frames plus 30 per half revolution (0.2 s to 0.7 s at 60 Hz)."""
@@ -41,15 +45,21 @@ def wrap(angle: float) -> float:
 
 
 def fold(slice_rad: float, previous_view_rad: float | None = None) -> float:
-    """The view direction for a slice: the slice or its opposite, with the bow on the right.
+    """The view direction for a slice: the slice or its opposite, whichever end the top view
+    (bow up, port left) shows on the right, so that both views agree on which way is downhill.
 
-    When the slice runs nearly across the ship (within 15 degrees of the beam) the one of
-    the two closer to ``previous_view_rad`` is kept, so the view does not flip to and fro.
+    A slice within 15 degrees of the ship's length runs up and down the top view, where neither
+    end is on its right: the bow goes on the right. Between 15 and 30 degrees the end that was on
+    the right (the one of the two closer to ``previous_view_rad``) stays there, so the view does
+    not flip to and fro between nearby slices.
     """
     forward, backward = wrap(slice_rad), wrap(slice_rad + math.pi)
-    if abs(math.cos(slice_rad)) < CROSSWISE_COS and previous_view_rad is not None:
+    across = abs(math.sin(slice_rad))  # how far from the ship's length, as the top view shows it
+    if across < FORE_AFT_SIN:
+        return forward if math.cos(slice_rad) >= 0 else backward
+    if across < KEEP_SIN and previous_view_rad is not None:
         return min((forward, backward), key=lambda v: abs(wrap(v - previous_view_rad)))
-    return forward if math.cos(slice_rad) >= 0 else backward
+    return forward if math.sin(forward) < 0 else backward  # the starboard end: on the top view's right
 
 
 def end_name(direction_rad: float) -> str:

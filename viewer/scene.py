@@ -9,8 +9,8 @@ The sea level is fixed; the hull hangs under the deck and tilts with it. Barrels
 leave the deck fall behind the front wave and disappear into the sea.
 
 The slice is seen from the view direction of :mod:`viewer.orientation`: squeezed by
-``Camera.squash`` while the view turns, mirrored when that is negative, so the bow stays
-on the right. Both ends are named (bow, port, ...) with the markers the top view puts at
+``Camera.squash`` while the view turns, mirrored when that is negative, so the right end
+is the one the top view shows on its right. Both ends are named (bow, port, ...) with the markers the top view puts at
 the ends of its slice line (:func:`draw_end_marker`); sailors behind the slice plane are
 drawn behind the tower, paler and taller (as seen from a little above), those in front
 of it in front.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import click
+from click.core import ParameterSource
 
 from kipp.cli.options import (
     barrels_option,
@@ -13,10 +14,12 @@ from kipp.cli.options import (
     game_config,
     params_option,
     parse_players,
-    seed_option,
 )
-from kipp.cli.window import ensure_display, max_frames_option, run_viewer, screenshot_option
+from kipp.cli.window import ensure_display, max_frames_option, mute_option, run_viewer, screenshot_option
 from sim.params import Params, load_params
+
+GAME_OPTIONS = ("players", "barrels", "half_turn", "sea_dogs", "hints", "confirm", "seed", "record")
+"""Options that set up a game: any of them starts it at once; without them the start screen opens."""
 
 _BOT_NAME = re.compile(r"bot\s*\d*(?::\s*(?P<model>\S+))?", re.IGNORECASE)
 
@@ -69,13 +72,29 @@ def parse_bot_models(text: str) -> tuple[tuple[str, ...], tuple[int, ...], dict[
 @click.option("--hints", is_flag=True,
               help="Start with the balance hint on (B turns it on and off): a purple mark where the bots' balance "
                    "judgement would set your barrel, and how many degrees of tilt the tower has to spare.")
-@seed_option
+@click.option("--confirm", is_flag=True,
+              help="Ask before letting a barrel go: a click (or Enter) holds it where it is, a second click "
+                   "(or Enter) lets it go; the arrows, Backspace or Esc aim again.")
+@click.option("--seed", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Root random seed of the first game (the next ones use N+1, N+2, ...): the same seed and "
+                   "players give the same barrel lines and dice. Default: fresh luck, a new seed each game, "
+                   "shown on the end screen and in the help card so a good game can be played again.")
+@click.option("--record", default=None, metavar="FILE.jsonl",
+              help="Write the game to FILE.jsonl as it is played, in the replay format of `kipp game --json` "
+                   "(the next games to FILE-2.jsonl, ...): `kipp replay FILE.jsonl` shows it again, also a game "
+                   "stopped half-way. R in the window records the game being played into your data folder.")
+@mute_option
 @params_option
 @max_frames_option("Quit after N frames (for documentation and tests; runs headless without a display)")
 @screenshot_option("Save the last frame as a PNG")
-def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: bool, seed: int,
-         params: Params | None, max_frames: int | None, screenshot: str | None) -> None:
+def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: bool, confirm: bool, seed: int | None,
+         record: str | None, mute: bool, params: Params | None, max_frames: int | None, screenshot: str | None) -> None:
     """Play Kipp, Kipp, Ahoi! in a window: people and bots, physics in real time.
+
+    Without options the window opens on the start screen: seat up to four players (people
+    by name, bots by player model), choose the variants and the hint, and start; the last
+    choices are remembered. Any of --players, --barrels, --half-turn, --sea-dogs, --hints,
+    --confirm, --seed or --record starts a game at once.
 
     Space or a click on the die rolls; on a wild roll click a sailor (or 1/2/3); the
     next barrel follows the mouse (or the arrow keys) and a click (or Enter) lets it
@@ -85,18 +104,34 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: boo
     a new game and Esc quits (both ask first during a game). The first start opens on
     the how-to-play screen.
     """
-    names, bot_seats, models = parse_bot_models(players)
     screenshot = check_output("--screenshot", screenshot, suffix=".png")
-    config = game_config(players=names, barrels=barrels, half_turn=half_turn, sea_dogs=sea_dogs)
+    record = check_output("--record", record, suffix=".jsonl")
+    context = click.get_current_context()
+    chosen = [name for name in GAME_OPTIONS if context.get_parameter_source(name) is not ParameterSource.DEFAULT]
+    names, bot_seats, models = parse_bot_models(players)
+    game_config(players=names, barrels=barrels, half_turn=half_turn, sea_dogs=sea_dogs)  # checks the set-up
     ensure_display(max_frames is not None or screenshot is not None)
     params = params if params is not None else load_params()
 
-    from kipp.players.models import make_bot
+    from kipp.rules.play import fresh_seed
     from viewer.controller import GameController
+    from viewer.setup import GameSetup, Seat, SeatKind, load_setup
 
-    bots = {i: make_bot(models[i], names[i], params) for i in bot_seats}
+    if chosen:
+        seats = tuple(Seat(SeatKind.BOT, model=models[i]) if i in bot_seats else Seat(SeatKind.PERSON, name)
+                      for i, name in enumerate(names))
+        setup = GameSetup(seats=seats, barrels=barrels, half_turn=half_turn,
+                          sea_dogs=sea_dogs, hints=hints, confirm=confirm)
+    else:
+        setup = load_setup()
 
-    def new_controller(games: int) -> GameController:
-        return GameController(config, params, seed=seed + games, bots=bots)
+    def games(setup: GameSetup):
+        config, bots = setup.config(), setup.bots(params)
 
-    run_viewer(new_controller, max_frames, screenshot, help_at_start=True, hints=hints)
+        def new_controller(games: int) -> GameController:
+            return GameController(config, params, seed=fresh_seed() if seed is None else seed + games, bots=bots,
+                                  confirm=setup.confirm)
+        return new_controller
+
+    run_viewer(games(setup), max_frames, screenshot, help_at_start=True, hints=setup.hints, games=games,
+               setup=setup, start_screen=not chosen, mute=mute, record=record)

@@ -8,7 +8,7 @@ import click
 
 from kipp.cli import options
 from kipp.cli.options import UserError, check_output, params_option, physics_errors
-from kipp.cli.window import ensure_display, max_frames_option, run_viewer, screenshot_option
+from kipp.cli.window import ensure_display, max_frames_option, mute_option, run_viewer, screenshot_option
 from kipp.rules.replay import (
     ReplayMismatch,
     check_params,
@@ -27,10 +27,13 @@ from sim.params import Params, load_params
 @click.option("--check", is_flag=True, help="Re-run the game headless and fail if any outcome differs.")
 @max_frames_option("Without --check: stop after N frames (headless runs, documentation)")
 @screenshot_option("Without --check: save the last frame as PNG")
+@mute_option
 @params_option
-def replay(file: str, check: bool, max_frames: int | None, screenshot: str | None,
+def replay(file: str, check: bool, max_frames: int | None, screenshot: str | None, mute: bool,
            params: Params | None) -> None:
-    """Replay a game recorded with `kipp game --json`.
+    """Replay a game recorded with `kipp game --json` or `kipp play --record`.
+
+    A recording of a game stopped half-way is shown (and checked) up to where it stops.
 
     The game is decided by the referee it was recorded with (game_start.referee:
     physics, fast or hybrid). Without --check, show it in the viewer with the same
@@ -40,7 +43,7 @@ def replay(file: str, check: bool, max_frames: int | None, screenshot: str | Non
     recorded with.
     """
     if not check:
-        show_replay(file, params, max_frames=max_frames, screenshot=screenshot)
+        show_replay(file, params, max_frames=max_frames, screenshot=screenshot, mute=mute)
         return
     for option, value in (("--max-frames", max_frames), ("--screenshot", screenshot)):
         if value is not None:
@@ -50,18 +53,23 @@ def replay(file: str, check: bool, max_frames: int | None, screenshot: str | Non
     state = check_recording(file, events, params)
     models = header_models(events[0])
     seats = ", ".join(f"{name} ({model})" if model else name for name, model in zip(state.config.players, models))
-    click.echo(f"{file}: replay matches ({len(events)} events; {seats}; final chips {state.chips}).")
+    if state.is_terminal():
+        click.echo(f"{file}: replay matches ({len(events)} events; {seats}; final chips {state.chips}).")
+    else:
+        click.echo(f"{file}: replay matches ({len(events)} events; {seats}); the recording stops in round "
+                   f"{state.round} of 3, before the game's end (chips then {state.chips}).")
 
 
 def check_recording(file: str, events: list[dict], params: Params):
-    """Re-play ``events`` headless with the recording's referee; the final state.
+    """Re-play ``events`` headless with the recording's referee; the final state (not terminal
+    for a game recorded as it was played and stopped half-way).
 
     A recording whose outcomes differ (or that is no game) is a :class:`UserError`, the
     one line that both ``--check`` and the visual replay give."""
     try:
         with physics_errors(f"{file}: the replay stopped", keep=(ReplayMismatch, TranscriptError)):
             referee = options.make_referee(header_referee(events[0]), params)
-            state = replay_events(events, referee, params)
+            state = replay_events(events, referee, params, unfinished=True)
             header_models(events[0])  # a malformed models list is a bad recording too
             return state
     except ReplayMismatch as error:
@@ -91,7 +99,7 @@ def read_recording(file: str) -> list[dict]:
 
 
 def show_replay(path: str, params: Params | None = None, *, max_frames: int | None = None,
-                screenshot: str | None = None) -> None:
+                screenshot: str | None = None, mute: bool = False) -> None:
     """Show the game recorded in ``path`` (``kipp game --json``) with the viewer's animations.
 
     The game is decided by the referee it was recorded with (``game_start.referee``);
@@ -124,4 +132,5 @@ def show_replay(path: str, params: Params | None = None, *, max_frames: int | No
                               referee=options.make_referee(referee_name, params),
                               script=ReplayScript(events))
 
-    run_viewer(new_controller, max_frames, screenshot, replay=True, failure_prefix=f"{path}: replay differs: ")
+    run_viewer(new_controller, max_frames, screenshot, replay=True, failure_prefix=f"{path}: replay differs: ",
+               mute=mute)

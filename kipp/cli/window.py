@@ -12,7 +12,6 @@ asked to be headless (``--max-frames``/``--screenshot``, or ``SDL_VIDEODRIVER`` 
 
 from __future__ import annotations
 
-import contextlib
 import os
 
 import click
@@ -33,23 +32,6 @@ def no_window_message(environ=None) -> str:
     return f"cannot open a window on {' / '.join(named)} (no display server answers there); {GAME_HINT}"
 
 
-@contextlib.contextmanager
-def _quiet_stderr():
-    """Silence file descriptor 2 (C libraries' messages) for the duration."""
-    try:
-        saved = os.dup(2)
-    except OSError:
-        yield
-        return
-    try:
-        with open(os.devnull, "w") as devnull:
-            os.dup2(devnull.fileno(), 2)
-            yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-
-
 MAX_FRAMES = 1_000_000
 """``--max-frames`` at most: about 4.6 hours at 60 frames per second (a headless run of
 more is a typo, and would run for days)."""
@@ -59,6 +41,10 @@ def max_frames_option(text: str):
     """``--max-frames N`` (1 .. :data:`MAX_FRAMES`) with the command's help ``text``."""
     return click.option("--max-frames", type=click.IntRange(min=1, max=MAX_FRAMES), default=None, metavar="N",
                         help=f"{text}; at most {MAX_FRAMES:,} (4.6 hours at 60 fps).")
+
+
+mute_option = click.option("--mute", is_flag=True, help="Start with the sound off (M turns it on and off). "
+                                                        "Without an audio device the game plays silently.")
 
 
 def screenshot_option(text: str):
@@ -79,10 +65,10 @@ def ensure_display(headless: bool) -> None:
         return
     import pygame
 
-    import viewer  # noqa: F401  (silences pygame's banner)
+    from viewer.quiet import quiet_stderr  # (importing viewer also silences pygame's banner)
 
     try:
-        with _quiet_stderr():  # SDL complains about XDG_RUNTIME_DIR on stderr when probing Wayland / X
+        with quiet_stderr():  # SDL complains about XDG_RUNTIME_DIR on stderr when probing Wayland / X
             pygame.display.init()
     except pygame.error:
         raise UserError(no_window_message()) from None
@@ -92,12 +78,18 @@ def ensure_display(headless: bool) -> None:
 
 
 def run_viewer(new_controller, max_frames: int | None, screenshot: str | None, *, replay: bool = False,
-               help_at_start: bool = False, failure_prefix: str = "", hints: bool = False) -> None:
+               help_at_start: bool = False, failure_prefix: str = "", hints: bool = False,
+               games=None, setup=None, start_screen: bool = False, mute: bool = False,
+               record: str | None = None) -> None:
     """Open the window and run it; the loop is held to 60 fps only on a real display.
 
     ``replay``: a recording is shown (REPLAY banner, pause, step, speed). ``help_at_start``:
     open on the how-to-play screen (on a real display only). ``hints``: the balance hint
-    is on from the start. A viewer that stops on an
+    is on from the start. ``games``, ``setup``, ``start_screen``: new games are set up on the
+    start screen (:class:`viewer.app.ViewerApp`), which the window opens on if ``start_screen``.
+    ``mute``: start with the sound off (M turns it on). ``record``: write every game to this
+    file as it goes (:mod:`viewer.recorder`).
+    A viewer that stops on an
     error (a recording that does not replay) raises it as a :class:`UserError`, after
     ``failure_prefix``."""
     from viewer.app import ViewerApp
@@ -109,11 +101,14 @@ def run_viewer(new_controller, max_frames: int | None, screenshot: str | None, *
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     import pygame
 
-    with _quiet_stderr():
+    from viewer.quiet import quiet_stderr
+
+    with quiet_stderr():
         pygame.display.init()
     real_window = pygame.display.get_driver() not in HEADLESS_DRIVERS
     app = ViewerApp(new_controller, throttle=real_window, replay=replay,
-                    help_at_start=help_at_start and real_window, hints=hints)
+                    help_at_start=help_at_start and real_window, hints=hints, games=games, setup=setup,
+                    start_screen=start_screen, mute=mute, record=record)
     app.run(max_frames=max_frames, screenshot=screenshot)
     if app.failure is not None:
         raise UserError(failure_prefix + app.failure)

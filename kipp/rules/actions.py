@@ -7,8 +7,8 @@ who acts next (:meth:`kipp.rules.state.GameState.current_player`).
   barrel first, as sizes.
 - :class:`Roll` (chance): the face the colour die shows (``red``, ``yellow``, ``blue``,
   ``wild``).
-- :class:`Play` / :class:`Pass` (player, Old Sea Dogs only, before rolling): take the
-  turn, or pass it by returning one chip.
+- :class:`Play` / :class:`Pass` (player, Old Sea Dogs only, before rolling, once the
+  round's first barrel stands): take the turn, or pass it by returning one chip.
 - :class:`Place` (player): put the next barrel of the line with its centre at the
   deck-frame point (``x_mm``, ``y_mm``): millimetres from the tower spot, x toward the
   bow, y to port. A continuous action: see :class:`PlaceAnywhere`.

@@ -37,6 +37,16 @@ def sample_chance(state: GameState, rng: np.random.Generator) -> Action:
     return Shuffle(tuple(barrels[i] for i in rng.permutation(len(barrels))))
 
 
+FRESH_SEEDS = 1_000_000
+"""A fresh seed is one of this many (six digits: short enough to note down and type)."""
+
+
+def fresh_seed() -> int:
+    """A new root seed from the operating system's entropy (:class:`numpy.random.SeedSequence`),
+    0 .. :data:`FRESH_SEEDS` - 1: fresh luck for a game nobody asked to repeat."""
+    return int(np.random.SeedSequence().entropy % FRESH_SEEDS)
+
+
 def game_streams(seed: int, n_players: int) -> tuple[np.random.Generator, np.random.Generator,
                                                       list[np.random.Generator]]:
     """The (die, shuffle, per-bot) generators of a game from its root seed."""

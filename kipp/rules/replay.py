@@ -148,11 +148,13 @@ def action_for(event: dict, state: GameState) -> Action | None:
     return None
 
 
-def replay(events: list[dict], referee: Referee, params: Params) -> GameState:
+def replay(events: list[dict], referee: Referee, params: Params, *, unfinished: bool = False) -> GameState:
     """Re-play ``events`` (from :func:`kipp.rules.transcript.parse_json_lines`); return the final state.
 
     Raises :class:`ReplayMismatch` at the first outcome that differs, and
-    :class:`TranscriptError` for a transcript that cannot be a game.
+    :class:`TranscriptError` for a transcript that cannot be a game. With ``unfinished`` a
+    recording may stop before the game's end (a game saved as it was played and stopped
+    half-way), between two actions: every outcome of its last action must be there.
     """
     header = events[0]
     check_params(header, params)
@@ -184,7 +186,7 @@ def replay(events: list[dict], referee: Referee, params: Params) -> GameState:
         missing = state.events()[checked]
         raise ReplayMismatch(f"after line {events[-1]['_line']}: the replay has a {missing['event']} event "
                              f"the record lacks ({json.dumps(_normal(missing))})")
-    if not state.is_terminal():
+    if not state.is_terminal() and not unfinished:
         raise TranscriptError(f"the transcript ends at line {events[-1]['_line']} before the game is over")
     return state
 

@@ -8,11 +8,12 @@ before each turn) or :data:`TERMINAL`. Physical outcomes come from a referee han
 its list of actions (:meth:`~GameState.history`).
 
 A turn (DESIGN.md section 4): in Old Sea Dogs a player with a chip whose predecessor did
-not just pass chooses :class:`Play` or :class:`Pass`; chance rolls the die; red/yellow:
-the player places, then that sailor turns; blue: blue turns with no barrel and no
-decision, except on a round's first turn, which always places first; wild: the player
-places, then chooses the sailor. Crashes, awards, the passed chip and the next round's
-starter follow the rulebook; after three rounds the game is over.
+not just pass chooses :class:`Play` or :class:`Pass` (once the round's first barrel
+stands); chance rolls the die; red/yellow: the player places, then that sailor turns;
+blue: blue turns with no barrel and no decision, except on a round's first turn, which
+always places first; wild: the player places, then chooses the sailor. Crashes, awards,
+the passed chip and the next round's starter follow the rulebook; after three rounds the
+game is over.
 
 Everything that happens is also logged as transcript events (:meth:`~GameState.events`,
 the vocabulary of :mod:`kipp.rules.transcript`).
@@ -278,6 +279,8 @@ class GameState:
                 return "the player has already chosen to play this turn; the die is to be rolled"
             if self.passed:
                 return "the player after a pass may not pass"
+            if self.placed == 0:
+                return "nobody may pass before the first barrel of the round stands"
             return "passing costs a chip and the player has none"
         if isinstance(action, Place):
             if phase != _PLACE:
@@ -306,7 +309,8 @@ class GameState:
 
     def _begin_turn(self) -> None:
         self.face = self.sailor = None
-        can_pass = self.config.sea_dogs and not self.passed and self.chips[self.player] >= 1
+        # "Pass if you're sure you can't add another barrel": never so before the first one stands
+        can_pass = self.config.sea_dogs and not self.passed and self.chips[self.player] >= 1 and self.placed > 0
         self._phase = _DECIDE_PASS if can_pass else _ROLL
 
     def _apply_play(self, action: Play) -> None:

@@ -1,7 +1,11 @@
 """The referee family, and the one place that maps ``--referee NAME`` to an object.
 
-- :mod:`sim.referees.loop`: :class:`~sim.referees.loop.LoopReferee`, the reference loop (pymunk,
-  frame by frame; ``plain=True`` without early exits) and its :class:`~sim.referees.loop.DecisionRun`.
+- :mod:`sim.referees.loop`: :class:`~sim.referees.loop.LoopReferee` (``loop``), the reference loop
+  (pymunk, frame by frame; ``plain=True`` without early exits) and its
+  :class:`~sim.referees.loop.DecisionRun`: what ``kipp play`` animates, so a game recorded in the
+  window names it and replays under it (under ``physics`` the handed-on poses differ slightly and 5
+  of 16 bot games of every model, seeds 0-3, replayed to another outcome, measured 2026-12-02
+  before the lens contacts).
 - :mod:`sim.referees.physics`: :class:`~sim.referees.physics.PhysicsReferee` (``physics``), a
   cheap compound pass (:class:`~sim.referees.physics.CompoundReferee`, in the rigid compounds of
   :mod:`sim.referees.compound_world`) whose crashes the loop confirms.
@@ -11,8 +15,8 @@
   from the threshold, physics near it.
 
 Every referee implements :class:`sim.tower.Referee`; each built here answers to its name here
-(``referee.name``), and no other class answers to one of these names (the loop's is ``loop``, the
-cheap pass's ``compound``). ``physics`` is the ground truth, decided by the cheap pass and the
+(``referee.name``), and no other class answers to one of these names (the cheap pass's is
+``compound``). ``physics`` is the ground truth, decided by the cheap pass and the
 loop (:mod:`sim.referees.physics`: verdicts as the converged plain loop's on 496 of the 500
 benchmark situations, the other 4 standing where the loop crashes; a median 12-barrel turn
 decision about 9x cheaper than the loop's early exits); the plain loop itself stays the
@@ -33,6 +37,12 @@ def _physics(params: Params) -> Referee:
     return PhysicsReferee(params)  # the fast path; verdicts as the converged loop's
 
 
+def _loop(params: Params) -> Referee:
+    from sim.referees.loop import LoopReferee
+
+    return LoopReferee(params)  # the reference loop with early exits: what the viewer animates
+
+
 def _fast(params: Params) -> Referee:
     from sim.referees.fast import FastReferee
 
@@ -49,6 +59,7 @@ REFEREE_FACTORIES: dict[str, Callable[[Params], Referee]] = {
     "physics": _physics,
     "fast": _fast,
     "hybrid": _hybrid,
+    "loop": _loop,
 }
 """Name -> factory taking the parameter set."""
 

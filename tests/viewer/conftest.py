@@ -61,8 +61,8 @@ def make_app():
 
     apps = []
 
-    def make(new_controller, size=(1280, 800)):
-        app = ViewerApp(new_controller, size=size, throttle=False)
+    def make(new_controller, size=(1280, 800), **options):
+        app = ViewerApp(new_controller, size=size, throttle=False, **options)
         apps.append(app)
         return app
 

@@ -35,33 +35,54 @@ def cap_pixels_x(surface, rect, colour):
 
 
 @pytest.mark.parametrize("degrees", range(-180, 180, 15))
-def test_the_view_keeps_the_bow_on_the_right(degrees):
+def test_the_view_looks_along_the_slice_with_the_top_views_right_end_on_the_right(degrees):
     d = math.radians(degrees)
     view = fold(d, None)
-    assert math.cos(view) >= -1e-9, "screen-right points to the bow's half of the ship"
     assert abs(math.sin(view - d)) < 1e-9, "the view looks along the slice (or its opposite)"
-    assert squash(view, d) == pytest.approx(1.0 if math.cos(d) >= 0 else -1.0)
+    assert squash(view, d) == pytest.approx(math.cos(view - d))
+    if abs(math.sin(d)) < math.sin(math.radians(15)):
+        assert math.cos(view) > 0, "along the ship: the bow on the right"
+    else:
+        assert -math.sin(view) > 0, "screen-right is the end the top view shows on its right (starboard)"
 
 
-def test_across_the_beam_the_view_keeps_its_side():
-    almost_port = math.radians(95)  # bow slightly behind: would flip to -85 without memory
-    assert fold(almost_port, math.radians(80)) == pytest.approx(almost_port)
-    assert fold(almost_port, math.radians(-80)) == pytest.approx(wrap(almost_port + math.pi))
+@pytest.mark.parametrize("previous", [None, 0.0, math.pi, math.pi / 2, -math.pi / 2, 2.5])
+def test_downhill_is_on_the_side_the_top_views_arrow_points_to(params, previous):
+    """The top view's arrow points downhill; the side view's downhill end (the slice direction,
+    shown on the right unless mirrored) is on the same side of the screen, for every slice more
+    than 30 degrees off the ship's length (nearer, the arrow points up or down the top view)."""
+    inset = InsetView(params)
+    inset.rect = pygame.Rect(0, 0, 300, 300)
+    for degrees in range(-180, 180, 5):
+        d = math.radians(degrees)
+        if abs(math.sin(d)) <= 0.5:
+            continue
+        view = fold(d, previous)
+        arrow = inset.to_screen(0.05 * math.cos(d), 0.05 * math.sin(d))[0] - inset.to_screen(0.0, 0.0)[0]
+        side = squash(view, d)  # downhill at +x of the slice: drawn right when positive
+        assert (arrow > 0) == (side > 0), (degrees, previous)
+
+
+def test_near_the_ships_length_the_view_keeps_its_side():
+    almost_bow = math.radians(20)  # the bow end: slightly on the top view's left
+    assert fold(almost_bow, None) == pytest.approx(wrap(almost_bow + math.pi))
+    assert fold(almost_bow, 0.0) == pytest.approx(almost_bow), "kept: the bow was on the right"
+    assert fold(math.radians(10), math.pi) == pytest.approx(math.radians(10)), "within 15 degrees: the bow"
     assert end_name(0.0) == "bow" and end_name(math.pi) == "stern" and end_name(math.pi / 2) == "port"
     assert end_name(-math.pi / 4) == "bow / starboard"
 
 
 def test_a_view_turn_eases_from_the_old_view_to_the_new_one():
     turn = ViewTurn(0.0)
-    turn.follow(math.radians(-120))  # the slice turns toward the stern: the view to +60 (bow on the right)
-    assert turn.turning and turn.target == pytest.approx(math.radians(60))
+    turn.follow(math.radians(-120))  # the slice turns toward stern / starboard: its starboard end on the right
+    assert turn.turning and turn.target == pytest.approx(math.radians(-120))
     angles = []
     while turn.turning:
         turn.step()
         angles.append(turn.rad)
-    assert len(angles) == 12 + 10 and angles[-1] == pytest.approx(math.radians(60))
-    assert all(b >= a for a, b in zip(angles, angles[1:])), "it turns one way, without a jump"
-    assert max(b - a for a, b in zip([0.0] + angles, angles)) < math.radians(6)
+    assert len(angles) == 12 + 20 and angles[-1] == pytest.approx(math.radians(-120))
+    assert all(b <= a for a, b in zip(angles, angles[1:])), "it turns one way, without a jump"
+    assert max(a - b for a, b in zip([0.0] + angles, angles)) < math.radians(6)
 
 
 @pytest.mark.parametrize("degrees", [0, 40, 120, 180, -100, -150])
@@ -76,7 +97,8 @@ def test_the_bow_sailor_and_the_end_tags_are_where_the_view_says(params, degrees
     view = fold(d)
     scene.draw(surface, rect, world, slice_direction_rad=d, view_rad=view, squash=squash(view, d))
     red_x = cap_pixels_x(surface, pygame.Rect(0, 0, 900, 650), palette.SAILOR_CAPS["red"])
-    assert red_x > rect.centerx + 5, "the red sailor stands at the bow, on the right"
+    bow_right = math.cos(view) > 0  # the bow's side of the slice is drawn on the right
+    assert (red_x > rect.centerx + 5) if bow_right else (red_x < rect.centerx - 5), "the red sailor at the bow"
     left, right = scene.end_tag_rects()
     assert left.left < rect.centerx < right.right and rect.contains(left) and rect.contains(right)
     # the right tag's marker is the white arrowhead, the left tag's the dark disc

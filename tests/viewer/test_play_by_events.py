@@ -58,8 +58,9 @@ def test_wild_roll_mouse_placement_sailor_click_and_pass_with_physics(make_app, 
     app = make_app(lambda games: GameController(config, params, chance=chance))
     c = app.controller
 
-    # Ann may pass (Old Sea Dogs) but rolls with the space bar: wild.
-    run_until(app, lambda: c.prompt() == "play_or_pass")
+    # Ann may not pass on an empty deck (Old Sea Dogs): she rolls with the space bar: wild.
+    run_until(app, lambda: c.prompt() is not None)
+    assert c.prompt() == "roll"
     press(app, pygame.K_SPACE)
     assert c.mode == "rolling" and c.die.face == "wild"
     run_until(app, lambda: c.prompt() == "place")
@@ -102,7 +103,7 @@ def test_wild_roll_mouse_placement_sailor_click_and_pass_with_physics(make_app, 
     place = c.state.history()[-1]
     shift = (place.x_mm - top.x_m * 1000, place.y_mm - top.y_m * 1000)
     along = shift[0] * math.cos(direction) + shift[1] * math.sin(direction)
-    assert along == pytest.approx(1.0, abs=2e-3) and math.hypot(*shift) == pytest.approx(1.0, abs=2e-3)
+    assert along == pytest.approx(2.0, abs=2e-3) and math.hypot(*shift) == pytest.approx(2.0, abs=2e-3)
     press(app, pygame.K_3)
     run_until(app, lambda: c.prompt() == "play_or_pass")
     assert c.state.turns_by_sailor()["blue"] == 1.0

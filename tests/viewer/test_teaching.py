@@ -62,7 +62,7 @@ def test_the_rules_name_the_faces_chips_rounds_and_only_the_variants_that_are_on
     assert "Younger sailors" not in plain and "Old Sea Dogs" not in plain
     every = " ".join(text for _, text in rules(GameConfig(barrels=9, half_turn=True, sea_dogs=True)))
     assert "Younger sailors (on): 9 barrels instead of 12 and sailors turn half a turn." in every
-    assert "pass by paying a chip" in every and "can't pass" in every and "get that chip back" in every
+    assert "you may pass before rolling" in every and "can't pass" in every and "get that chip back" in every
     assert "2 chips" in every and "half a turn" in every
 
 
@@ -113,11 +113,24 @@ def test_the_die_is_cleared_when_the_next_turn_starts(make_app, params, scripted
     assert not near(app.surface.get_at(die_centre), palette.SAILOR_CAPS["red"], 40)
 
 
+def first_barrel_stands(app):
+    """The first player places the round's first barrel (nobody may pass before it stands)."""
+    c = app.controller
+    run_until(app, lambda: c.prompt() == "roll")
+    press(app, pygame.K_SPACE)
+    run_until(app, lambda: c.prompt() == "place")
+    press(app, pygame.K_RETURN)
+    run_until(app, lambda: c.prompt() in ("sailor", "play_or_pass"))
+    if c.prompt() == "sailor":
+        press(app, pygame.K_1)
+    run_until(app, lambda: c.prompt() == "play_or_pass")
+
+
 def test_passing_says_it_costs_a_chip(make_app, params, scripted_referee):
     config = GameConfig(players=("Ann", "Ben"), sea_dogs=True)
     app = make_app(lambda games: GameController(config, params, referee=scripted_referee()))
     c = app.controller
-    run_until(app, lambda: c.prompt() == "play_or_pass")
+    first_barrel_stands(app)
     assert "pass (P), which costs you 1 chip" in hud.prompt_text(c, c.prompt())
     assert "chip" in hud.PASS_LABEL
     button = app.layout.pass_button
@@ -134,7 +147,7 @@ def test_four_long_names_fit_the_minimum_window_and_the_legend_stays(make_app, p
     for size in (MIN_SIZE, (1280, 800)):
         app = make_app(lambda games: GameController(config, params, referee=scripted_referee()), size=size)
         c = app.controller
-        run_until(app, lambda c=c: c.prompt() == "play_or_pass")
+        first_barrel_stands(app)
         app.step()
         assert app.legend == "legend", f"all {len(KEYS)} keys are listed with four players at {size}"
         assert c.short_names[0].endswith(palette.ELLIPSIS) and c.short_names[2] == "Cid"

@@ -105,3 +105,27 @@ def test_a_real_window_under_xvfb_opens_on_the_help_card(tmp_path):
     width, height = picture.get_size()
     centre = picture.get_at((width // 2, height // 2))
     assert all(abs(a - b) <= 12 for a, b in zip(centre[:3], (246, 240, 226))), "the help card of the first start"
+
+
+def _seeds_of_games(monkeypatch, *args) -> list[int]:
+    """The root seed of each game `kipp play ARGS --max-frames 1` started."""
+    from viewer.controller import GameController
+
+    seeds = []
+    original = GameController.__init__
+
+    def recording(self, *a, **kw):
+        seeds.append(kw["seed"])
+        original(self, *a, **kw)
+
+    monkeypatch.setattr(GameController, "__init__", recording)
+    result = CliRunner().invoke(main, ["play", "--players", "bot,bot", "--max-frames", "1", *args])
+    assert result.exit_code == 0, result.output
+    return seeds
+
+
+def test_each_game_without_seed_has_fresh_luck_and_a_seed_replays(monkeypatch):
+    fresh = _seeds_of_games(monkeypatch) + _seeds_of_games(monkeypatch) + _seeds_of_games(monkeypatch)
+    assert len(set(fresh)) == 3, f"three launches dealt the same game: {fresh}"
+    assert all(0 <= s < 1_000_000 for s in fresh)
+    assert _seeds_of_games(monkeypatch, "--seed", "4242") == [4242]

@@ -226,3 +226,27 @@ def test_a_replay_that_stops_in_the_window_ends_it_with_the_error(fast_recording
         app.close()
     result = CliRunner().invoke(main, ["replay", str(bad), "--max-frames", "3000"])
     assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
+
+
+def test_a_paused_replay_steps_to_a_whole_picture_and_quitting_it_loses_nothing(fast_recording):
+    import pygame
+
+    app = replay_app(fast_recording)
+    try:
+        c = app.controller
+        key(app, pygame.K_SPACE)
+        turned = 0
+        for _ in range(16):
+            key(app, pygame.K_RIGHT)
+            for _ in range(600):
+                if app._step_from is None:
+                    break
+                app.step()
+                turned += c.view.turning
+            assert abs(abs(c.view_squash()) - 1.0) < 1e-9, "a step never stops with the ship drawn squeezed"
+        assert turned > 0, "the steps did turn the view"
+        key(app, pygame.K_ESCAPE)
+        question, detail = app.question()
+        assert question == "Quit the replay?" and "lost" not in detail
+    finally:
+        app.close()

@@ -113,6 +113,7 @@ def sea_dogs_state(barrels: int, turns) -> GameState:
     state.apply_action(Shuffle(line))
     state.tower = replace(straight_tower(line[:barrels], turns), slice_direction_rad=0.0)
     state.placed = barrels
+    state._begin_turn()  # the turn starts on this tower: a pass is possible once a barrel stands
     return state
 
 

@@ -72,18 +72,26 @@ def test_passing_without_the_old_sea_dogs_variant():
     assert_illegal(state_after(Shuffle(LINE)), Play(), "only for Old Sea Dogs")
 
 
+FIRST_BARREL = (Shuffle(LINE), Roll("red"), Place(0.0, 0.0))
+"""Ann places the round's first barrel and it stands: Ben's turn, and passing may be allowed."""
+
+
+def test_passing_before_the_first_barrel_stands():
+    assert_illegal(state_after(Shuffle(LINE), sea_dogs=True), Pass(), "before the first barrel")
+
+
 def test_passing_twice_in_a_row():
-    state = state_after(Shuffle(LINE), Pass(), sea_dogs=True)
+    state = state_after(*FIRST_BARREL, Pass(), sea_dogs=True)
     assert_illegal(state, Pass(), "after a pass may not pass")
 
 
 def test_passing_with_no_chips():
-    state = state_after(Shuffle(LINE), sea_dogs=True, start_chips=0)
+    state = state_after(*FIRST_BARREL, sea_dogs=True, start_chips=0)
     assert_illegal(state, Pass(), "has none")
 
 
 def test_passing_after_choosing_to_play_names_that_choice():
-    state = state_after(Shuffle(LINE), Play(), sea_dogs=True)
+    state = state_after(*FIRST_BARREL, Play(), sea_dogs=True)
     assert state.chips[0] == 3
     assert_illegal(state, Pass(), "already chosen to play")
     assert_illegal(state, Play(), "already chosen to play")
@@ -93,7 +101,7 @@ def test_passing_after_choosing_to_play_names_that_choice():
 
 
 def test_passing_after_rolling():
-    assert_illegal(state_after(Shuffle(LINE), Play(), Roll("red"), sea_dogs=True), Pass(), "before rolling")
+    assert_illegal(state_after(*FIRST_BARREL, Play(), Roll("red"), sea_dogs=True), Pass(), "before rolling")
 
 
 def test_choosing_a_sailor_when_not_wild():

@@ -97,10 +97,10 @@ def test_crash_ends_the_round_costs_one_chip_and_the_next_player_starts(phase, s
 
 def test_old_sea_dogs_crash_costs_two_chips_or_what_the_player_has():
     state, _ = new_game(players=("Ann",), sea_dogs=True, script=["turn", "turn"])
-    for action in (Shuffle(LINE12), Play(), Roll("red"), HERE):
+    for action in (Shuffle(LINE12), Roll("red"), HERE):  # the first barrel of a round: no pass to choose
         state.apply_action(action)
     assert state.chips == [1] and state.events()[-2]["chips_returned"] == 2
-    for action in (Shuffle(LINE12), Play(), Roll("red"), HERE):
+    for action in (Shuffle(LINE12), Roll("red"), HERE):
         state.apply_action(action)
     assert state.chips == [0] and state.events()[-2]["chips_returned"] == 1
 
@@ -157,24 +157,44 @@ def test_blue_with_barrels_left_just_turns_and_the_round_goes_on():
     assert state.round == 2 and state.chips == [5]
 
 
-def test_pass_returns_a_chip_the_next_may_not_pass_and_earns_it_by_surviving():
+def test_nobody_passes_before_the_first_barrel_stands():
+    """The rulebook: pass "if you're sure you can't add another barrel", which never holds on an
+    empty deck (DESIGN.md section 4)."""
     state, _ = new_game(sea_dogs=True)
     state.apply_action(Shuffle(LINE12))
-    assert state.legal_actions() == [Play(), Pass()]
-    state.apply_action(Pass())
-    assert state.chips == [2, 3, 3] and state.supply == 17 and state.player == 1
-    assert state.current_player() == CHANCE, "player 1 may not pass: the die is rolled at once"
+    assert state.current_player() == CHANCE and not state.pass_allowed(), "the first player rolls at once"
+    with pytest.raises(ValueError, match="before the first barrel"):
+        state.apply_action(Pass())
     state.apply_action(Roll("red"))
     state.apply_action(HERE)
-    assert state.chips == [2, 4, 3] and state.supply == 16
+    assert state.legal_actions() == [Play(), Pass()], "one barrel stands: the next player may pass"
+
+
+def _first_barrel_stands(state):
+    state.apply_action(Shuffle(LINE12))
+    state.apply_action(Roll("red"))
+    state.apply_action(HERE)  # player 0 places the first barrel; player 1 is next
+
+
+def test_pass_returns_a_chip_the_next_may_not_pass_and_earns_it_by_surviving():
+    state, _ = new_game(sea_dogs=True)
+    _first_barrel_stands(state)
+    assert state.legal_actions() == [Play(), Pass()]
+    state.apply_action(Pass())
+    assert state.chips == [3, 2, 3] and state.supply == 17 and state.player == 2
+    assert state.current_player() == CHANCE, "player 2 may not pass: the die is rolled at once"
+    state.apply_action(Roll("red"))
+    state.apply_action(HERE)
+    assert state.chips == [3, 2, 4] and state.supply == 16
     assert state.legal_actions() == [Play(), Pass()], "the player after that may pass again"
 
 
 def test_after_a_pass_a_crash_earns_no_chip_and_costs_two():
-    state, _ = new_game(sea_dogs=True, script=["turn"])
-    for action in (Shuffle(LINE12), Pass(), Roll("red"), HERE):
+    state, _ = new_game(sea_dogs=True, script=[None, "turn"])
+    _first_barrel_stands(state)
+    for action in (Pass(), Roll("red"), HERE):
         state.apply_action(action)
-    assert state.chips == [2, 1, 3] and state.supply == 19
+    assert state.chips == [3, 2, 1] and state.supply == 19
 
 
 def test_a_player_without_chips_cannot_pass():
@@ -232,16 +252,16 @@ def test_chance_outcomes_are_distributions():
 
 
 def test_clone_is_independent_and_history_replays_exactly():
-    state, _ = new_game(sea_dogs=True, script=[None, None, "place"])
-    for action in (Shuffle(LINE12), Pass(), Roll("wild"), HERE, ChooseSailor("blue")):
+    state, _ = new_game(sea_dogs=True, script=[None, None, None, "place"])
+    for action in (Shuffle(LINE12), Roll("red"), HERE, Pass(), Roll("wild"), HERE, ChooseSailor("blue")):
         state.apply_action(action)
     copy = state.clone()
     copy.apply_action(Play())
     copy.apply_action(Roll("red"))
     copy.apply_action(Place(1.0, 1.0))
-    assert len(state.history()) == 5 and len(copy.history()) == 8
-    assert state.chips == [2, 4, 3] and copy.chips == [2, 4, 1]
-    again, _ = new_game(sea_dogs=True, script=[None, None, "place"])
+    assert len(state.history()) == 7 and len(copy.history()) == 10
+    assert state.chips == [3, 2, 4] and copy.chips == [1, 2, 4]
+    again, _ = new_game(sea_dogs=True, script=[None, None, None, "place"])
     for action in copy.history():
         again.apply_action(action)
     assert again.events() == copy.events() and str(again) == str(copy)

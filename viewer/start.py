@@ -1,0 +1,248 @@
+"""The start screen: seat up to four players (people by name, bots by player model), pick the
+variants and the hint, and start -- with the mouse or the keyboard.
+
+Keyboard: Tab / Down and Shift+Tab / Up move between the fields; Left / Right (or Space)
+change the one that has the focus; a name field takes typing and Backspace; Enter starts;
+Esc quits (or, after a game, goes back to its end screen). Mouse: a click changes a field
+(the arrows of a player model go back and forth) or puts the cursor in a name.
+
+The screen only edits a :class:`viewer.setup.GameSetup`; :meth:`StartScreen.key` and
+:meth:`StartScreen.click` say when to start (:data:`START`) or leave (:data:`LEAVE`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pygame
+
+from kipp.players.models import MODELS
+from viewer import palette
+from viewer.layout import Layout
+from viewer.setup import NAME_LIMIT, GameSetup, Seat, SeatKind
+
+START = "start"
+LEAVE = "leave"
+
+_KINDS = (SeatKind.PERSON, SeatKind.BOT, SeatKind.EMPTY)
+_KIND_LABELS = {SeatKind.PERSON: "Person", SeatKind.BOT: "Bot", SeatKind.EMPTY: "Nobody"}
+TOGGLES = (("nine", "Younger sailors: nine barrels"), ("half_turn", "Younger sailors: half turns"),
+           ("sea_dogs", "Old Sea Dogs: pass for a chip, a crash costs 2"),
+           ("hints", "Balance hint (B in the game)"), ("confirm", "Ask before letting a barrel go"))
+
+
+def _toggle_value(setup: GameSetup, key: str) -> bool:
+    return setup.barrels == 9 if key == "nine" else getattr(setup, key)
+
+
+def _toggled(setup: GameSetup, key: str) -> GameSetup:
+    if key == "nine":
+        return replace(setup, barrels=12 if setup.barrels == 9 else 9)
+    return replace(setup, **{key: not getattr(setup, key)})
+
+
+class StartScreen:
+    """The start screen's state: the set-up being edited and which field has the focus."""
+
+    def __init__(self, setup: GameSetup, *, after_game: bool = False) -> None:
+        self.setup = setup
+        self.after_game = after_game
+        """Opened from a game's end screen (Esc goes back to it instead of quitting)."""
+        self.focus: tuple = ("kind", 0)
+        self.rects: dict[tuple, pygame.Rect] = {}
+        """Where each field was drawn last (for clicks)."""
+
+    # --- fields -------------------------------------------------------------------
+
+    def fields(self) -> list[tuple]:
+        """The focusable fields in reading order."""
+        items: list[tuple] = []
+        for i, seat in enumerate(self.setup.seats):
+            items.append(("kind", i))
+            if seat.kind is SeatKind.PERSON:
+                items.append(("name", i))
+            elif seat.kind is SeatKind.BOT:
+                items.append(("model", i))
+        items += [("toggle", key) for key, _ in TOGGLES]
+        items.append((START,))
+        return items
+
+    def _move(self, step: int) -> None:
+        items = self.fields()
+        index = items.index(self.focus) if self.focus in items else 0
+        self.focus = items[(index + step) % len(items)]
+
+    def _seat(self, i: int, seat: Seat) -> None:
+        seats = list(self.setup.seats)
+        seats[i] = seat
+        self.setup = replace(self.setup, seats=tuple(seats))
+
+    def _change(self, item: tuple, step: int) -> str | None:
+        """Change ``item`` by ``step`` (+1 / -1); :data:`START` for the Start button."""
+        kind = item[0]
+        if kind == START:
+            return START if self.setup.can_start() else None
+        if kind == "toggle":
+            self.setup = _toggled(self.setup, item[1])
+        elif kind == "kind":
+            seat = self.setup.seats[item[1]]
+            new = _KINDS[(_KINDS.index(seat.kind) + step) % len(_KINDS)]
+            self._seat(item[1], replace(seat, kind=new))
+        elif kind == "model":
+            seat = self.setup.seats[item[1]]
+            names = list(MODELS)
+            self._seat(item[1], replace(seat, model=names[(names.index(seat.model) + step) % len(names)]))
+        return None
+
+    # --- input --------------------------------------------------------------------
+
+    def key(self, key: int, char: str = "", mod: int = 0) -> str | None:
+        """A key press; :data:`START`, :data:`LEAVE` or None."""
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            return START if self.setup.can_start() else None
+        if key == pygame.K_ESCAPE:
+            return LEAVE
+        if key == pygame.K_TAB:
+            self._move(-1 if mod & pygame.KMOD_SHIFT else 1)
+        elif key == pygame.K_DOWN:
+            self._move(1)
+        elif key == pygame.K_UP:
+            self._move(-1)
+        elif self.focus[0] == "name":
+            self._type(key, char)
+        elif key in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_SPACE):
+            return self._change(self.focus, -1 if key == pygame.K_LEFT else 1)
+        return None
+
+    def _type(self, key: int, char: str) -> None:
+        i = self.focus[1]
+        seat = self.setup.seats[i]
+        if key == pygame.K_BACKSPACE:
+            self._seat(i, replace(seat, name=seat.name[:-1]))
+        elif char and char.isprintable() and char not in ",\t" and len(seat.name) < NAME_LIMIT:
+            if char.strip() or seat.name:
+                self._seat(i, replace(seat, name=seat.name + char))
+
+    def click(self, pos: tuple[int, int]) -> str | None:
+        """A click; :data:`START` when it hit an enabled Start button."""
+        for item, rect in self.rects.items():
+            if not rect.collidepoint(pos):
+                continue
+            self.focus = item if item in self.fields() else self.focus
+            if item[0] == "name":
+                return None
+            step = -1 if item[0] == "model" and pos[0] < rect.x + rect.height else 1
+            return self._change(item, step)
+        return None
+
+    # --- drawing ------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface, layout: Layout, pulse: float) -> None:
+        """The start card over whatever is behind it (the caller dims it)."""
+        width, height = layout.size
+        card = pygame.Rect(0, 0, min(width - layout.px(30), layout.px(1000)), height - layout.px(30))
+        card.center = (width // 2, height // 2)
+        pygame.draw.rect(surface, palette.PANEL, card, border_radius=layout.px(18))
+        pygame.draw.rect(surface, palette.PANEL_EDGE, card, 3, border_radius=layout.px(18))
+        pad = layout.px(24)
+        title = palette.text("Kipp, Kipp, Ahoi!", layout.font_px(46), palette.INK, bold=True)
+        surface.blit(title, (card.x + pad, card.y + layout.px(18)))
+        sub = palette.text("Who plays tonight?", layout.font_px(24), palette.INK_SOFT)
+        surface.blit(sub, sub.get_rect(bottomleft=(card.x + pad + title.get_width() + pad,
+                                                   card.y + layout.px(14) + title.get_height() - layout.px(8))))
+        self.rects = {}
+        y = card.y + layout.px(40) + title.get_height()
+        row_h = layout.px(78)
+        size = layout.font_px(24)
+        small = layout.font_px(19)
+        kind_w = layout.px(150)
+        field_w = layout.px(300)
+        for i, seat in enumerate(self.setup.seats):
+            x = card.x + pad
+            label = palette.text(f"{i + 1}.", size, palette.INK, bold=True)
+            surface.blit(label, label.get_rect(midleft=(x, y + layout.px(22))))
+            x += layout.px(36)
+            kind = pygame.Rect(x, y, kind_w, layout.px(44))
+            self._button(surface, layout, kind, _KIND_LABELS[seat.kind], ("kind", i), pulse,
+                         dim=seat.kind is SeatKind.EMPTY)
+            field = pygame.Rect(kind.right + layout.px(14), y, field_w, layout.px(44))
+            if seat.kind is SeatKind.PERSON:
+                self._name_field(surface, layout, field, seat.name, ("name", i), pulse, f"Player {i + 1}")
+            elif seat.kind is SeatKind.BOT:
+                self._button(surface, layout, field, f"<   {seat.model}   >", ("model", i), pulse)
+                room = card.right - pad - (field.right + layout.px(14))
+                lines = palette.wrap(MODELS[seat.model].describe().split(": ", 1)[1], palette.font(small), room)
+                for k, line in enumerate(lines[:3]):
+                    surface.blit(palette.text(line, small, palette.INK_SOFT),
+                                 (field.right + layout.px(14), y + k * palette.font(small).get_linesize()))
+            y += row_h
+        pygame.draw.line(surface, palette.PANEL_EDGE, (card.x + pad, y), (card.right - pad, y), 2)
+        y += layout.px(14)
+        heading = palette.text("Variants and help", size, palette.INK, bold=True)
+        surface.blit(heading, (card.x + pad, y))
+        y += heading.get_height() + layout.px(10)
+        col_w = (card.width - 3 * pad) // 2
+        for k, (key, text) in enumerate(TOGGLES):
+            x = card.x + pad + (k % 2) * (col_w + pad)
+            rect = pygame.Rect(x, y + (k // 2) * layout.px(54), col_w, layout.px(42))
+            self._toggle(surface, layout, rect, text, _toggle_value(self.setup, key), ("toggle", key), pulse)
+        start = pygame.Rect(0, 0, layout.px(280), layout.px(58))
+        start.bottomright = (card.right - pad, card.bottom - layout.px(18))
+        enabled = self.setup.can_start()
+        self._button(surface, layout, start, "Start (Enter)" if enabled else "Seat somebody first", (START,), pulse,
+                     strong=enabled, dim=not enabled)
+        keys = ("Tab or arrows: next field - Left / Right or Space: change - type a name - Enter: start - "
+                + ("Esc: back" if self.after_game else "Esc: quit"))
+        lines = palette.wrap(keys, palette.font(small), start.left - card.x - 2 * pad)
+        for k, line in enumerate(lines[:3]):
+            surface.blit(palette.text(line, small, palette.INK_SOFT),
+                         (card.x + pad, start.top + k * palette.font(small).get_linesize()))
+
+    def _focus_ring(self, surface: pygame.Surface, layout: Layout, rect: pygame.Rect, item: tuple,
+                    pulse: float) -> None:
+        self.rects[item] = rect
+        if self.focus == item:
+            glow = palette.shade(palette.HIGHLIGHT, 0.9 + 0.1 * math.sin(pulse * 2 * math.pi))
+            pygame.draw.rect(surface, glow, rect.inflate(layout.px(8), layout.px(8)), layout.px(4),
+                             border_radius=layout.px(12))
+
+    def _button(self, surface: pygame.Surface, layout: Layout, rect: pygame.Rect, label: str, item: tuple,
+                pulse: float, *, strong: bool = False, dim: bool = False) -> None:
+        self._focus_ring(surface, layout, rect, item, pulse)
+        fill = palette.BUTTON if strong else (palette.shade(palette.PANEL, 0.82) if dim else palette.shade(
+            palette.PANEL, 0.9))
+        pygame.draw.rect(surface, fill, rect, border_radius=layout.px(10))
+        pygame.draw.rect(surface, palette.PANEL_EDGE, rect, 2, border_radius=layout.px(10))
+        ink = palette.BUTTON_TEXT if strong else (palette.INK_SOFT if dim else palette.INK)
+        text = palette.fit(label, layout.font_px(24 if strong else 22), rect.width - layout.px(12), ink, bold=True)
+        surface.blit(text, text.get_rect(center=rect.center))
+
+    def _name_field(self, surface: pygame.Surface, layout: Layout, rect: pygame.Rect, name: str, item: tuple,
+                    pulse: float, placeholder: str) -> None:
+        self._focus_ring(surface, layout, rect, item, pulse)
+        pygame.draw.rect(surface, (255, 255, 255), rect, border_radius=layout.px(8))
+        pygame.draw.rect(surface, palette.PANEL_EDGE, rect, 2, border_radius=layout.px(8))
+        shown = name if name else placeholder
+        text = palette.fit(shown, layout.font_px(24), rect.width - layout.px(24),
+                           palette.INK if name else palette.INK_SOFT)
+        box = text.get_rect(midleft=(rect.x + layout.px(10), rect.centery))
+        surface.blit(text, box)
+        if self.focus == item and pulse < 0.5:  # a blinking cursor
+            x = box.right + 2 if name else box.left
+            pygame.draw.line(surface, palette.INK, (x, rect.y + layout.px(8)), (x, rect.bottom - layout.px(8)), 2)
+
+    def _toggle(self, surface: pygame.Surface, layout: Layout, rect: pygame.Rect, label: str, on: bool,
+                item: tuple, pulse: float) -> None:
+        self._focus_ring(surface, layout, rect, item, pulse)
+        box = pygame.Rect(rect.x + layout.px(6), 0, layout.px(28), layout.px(28))
+        box.centery = rect.centery
+        pygame.draw.rect(surface, (255, 255, 255), box, border_radius=layout.px(6))
+        pygame.draw.rect(surface, palette.INK, box, 2, border_radius=layout.px(6))
+        if on:
+            pygame.draw.lines(surface, palette.GOOD, False, [(box.x + box.w * 0.2, box.centery),
+                                                             (box.x + box.w * 0.42, box.bottom - box.h * 0.2),
+                                                             (box.right - box.w * 0.15, box.y + box.h * 0.2)],
+                              max(3, layout.px(4)))
+        text = palette.fit(label, layout.font_px(21), rect.right - box.right - layout.px(16), palette.INK)
+        surface.blit(text, text.get_rect(midleft=(box.right + layout.px(10), rect.centery)))
