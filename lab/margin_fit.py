@@ -24,7 +24,6 @@ Run ``python -m lab.margin_fit [--situations FILE]``: it prints the fit and the
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,9 +33,10 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit
 
-from sim.params import Params, load_params, physics_fingerprint
+from lab.bench_situations import load_situations
+from sim.params import Params, load_params
 from sim.referees.fast import Assessment, FastReferee
-from sim.tower import Placement, TowerState, Turn
+from sim.tower import Situation
 
 DEFAULT_SITUATIONS = Path(__file__).resolve().parent / "data" / "benchmark_situations.json"
 
@@ -153,22 +153,11 @@ def fit(params: Params, situations: Sequence[tuple], labels: Sequence[bool], tar
                      fast_ok / n, hybrid_ok / n, n)
 
 
-def read_situations(path: str | Path, check_params: Params | None = None) -> tuple[list[tuple], list[bool]]:
-    """(situations, physics labels) of a benchmark file (the format of :mod:`lab.bench_situations`);
+def read_situations(path: str | Path, check_params: Params | None = None) -> tuple[list[Situation], list[bool]]:
+    """(situations, physics labels) of a benchmark file (:func:`lab.bench_situations.load_situations`);
     with ``check_params``, ``ValueError`` if the labels were made with other physics."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    if check_params is not None and data.get("params") != physics_fingerprint(check_params):
-        raise ValueError(f"{path}: labelled with other physics parameters ({data.get('params')} != "
-                         f"{physics_fingerprint(check_params)}); regenerate it "
-                         "(python -m lab.bench_situations)")
-    situations, labels = [], []
-    for item in data["situations"]:
-        p, t = item["placement"], item["turn"]
-        situations.append((TowerState.from_dict(item["tower"]),
-                           None if p is None else Placement(p["size"], p["x_m"], p["y_m"]),
-                           None if t is None else Turn(t["sailor"], t["revolutions"])))
-        labels.append(bool(item["crashed"]))
-    return situations, labels
+    labelled = load_situations(path, check_params=check_params)
+    return [s.situation for s in labelled], [s.crashed for s in labelled]
 
 
 def main(argv: list[str] | None = None) -> int:
