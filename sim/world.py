@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Sequence
 
 import pymunk
 import pymunk.batch
@@ -61,6 +62,8 @@ class _Barrel:
     body: pymunk.Body
     shape: pymunk.Poly
     cross_offset_m: float
+    faces: Faces
+    """Half-widths (m) of its end faces in this slice."""
     mass: float
     """g, as pymunk holds it."""
     moment: float
@@ -141,7 +144,7 @@ class TowerWorld:
         body.angle = self.deck.angle + tilt_rad
         shape = self._make_shape(body, spec, faces)
         self.space.add(body, shape)
-        self.barrels.append(_Barrel(spec, body, shape, cross_offset_m, body.mass, body.moment))
+        self.barrels.append(_Barrel(spec, body, shape, cross_offset_m, faces, body.mass, body.moment))
         self._slots = None
 
     def drop_barrel(self, spec: BarrelSpec, s_m: float, cross_offset_m: float = 0.0,
@@ -339,24 +342,26 @@ class TowerWorld:
             self._index_by_id[self.deck.id] = -1
         return self._slots
 
-    def support_contacts(self) -> list[list[tuple[float, float]]]:
+    def support_contacts(self) -> list[list[tuple[float, float]] | None]:
         """For each barrel, bottom first: the world (x, y) (cm) of every contact point on its
         shape with its support (the deck for the bottom barrel, else the barrel below), from
-        the last step's contacts (all read in one :mod:`pymunk.batch` call)."""
-        self._body_slots()  # keeps the barrel index of every body id current
+        the last step's contacts (all read in one :mod:`pymunk.batch` call); ``None`` for an
+        interface that cannot open (:class:`~sim.referees.compound_world.CompoundWorld` locks some)."""
+        self._body_slots()  # keeps the body index of every body id current
         index_by_id = self._index_by_id
         buffer = self._buffer
         buffer.clear()
         pymunk.batch.get_space_arbiters(self.space, _ARBITER_INTS | _ARBITER_POINTS, buffer)
         ints = memoryview(buffer.int_buf()).cast("P").tolist()
         floats = memoryview(buffer.float_buf()).cast("d").tolist()
-        contacts: list[list[tuple[float, float]]] = [[] for _ in self.barrels]
+        contacts = self._no_contacts_yet()
+        lowest = self._lowest_barrel_of_body()
         for arbiter in range(len(ints) // 3):
             a, b = index_by_id.get(ints[3 * arbiter], -2), index_by_id.get(ints[3 * arbiter + 1], -2)
-            if a == b + 1 and a >= 0:  # a rests on b: take the points on a's shape
-                offset, upper = 0, a
+            if a == b + 1 and a >= 0:  # body a rests on body b: take the points on a's shape
+                offset, upper = 0, lowest[a]
             elif b == a + 1 and b >= 0:
-                offset, upper = 2, b
+                offset, upper = 2, lowest[b]
             else:
                 continue
             base = 8 * arbiter + offset
@@ -364,6 +369,14 @@ class TowerWorld:
                 start = base + 4 * point
                 contacts[upper].append((floats[start], floats[start + 1]))
         return contacts
+
+    def _no_contacts_yet(self) -> list[list[tuple[float, float]] | None]:
+        """:meth:`support_contacts`' list before the arbiters are read: one empty list per barrel."""
+        return [[] for _ in self.barrels]
+
+    def _lowest_barrel_of_body(self) -> Sequence[int]:
+        """By body index (bodies bottom first, as :meth:`_body_slots` numbers them): its lowest barrel."""
+        return range(len(self.barrels))
 
     def check_sane(self) -> None:
         """Raise :class:`PhysicsError` on NaN or a runaway speed."""

@@ -137,7 +137,7 @@ def start_tipping(world: TowerWorld, lowest: int, rate_rad_per_s: float = TIP_RA
     edge = half_w
     if lowest > 0:
         below = world.barrels[lowest - 1]
-        top_edge = below.body.local_to_world((below.top_half_width_m * CM_PER_M, below.spec.height_m / 2 * CM_PER_M))
+        top_edge = below.body.local_to_world((below.faces.top_m * CM_PER_M, below.spec.height_m / 2 * CM_PER_M))
         edge = min(half_w, base.body.world_to_local(top_edge).x)
     pivot = base.body.local_to_world((edge, -half_h))
     omega = -rate_rad_per_s  # clockwise: the top moves toward +x

@@ -113,7 +113,7 @@ class CompoundWorld(TowerWorld):
             offset = (cos_a * dx + sin_a * dy, -sin_a * dx + cos_a * dy, a - angle)
             shape = self._offset_shape(body, member.spec, member.faces, offset)
             self.space.add(shape)
-            self.barrels.append(_Barrel(member.spec, body, shape, member.cross_offset_m, mass, inertia))
+            self.barrels.append(_Barrel(member.spec, body, shape, member.cross_offset_m, member.faces, mass, inertia))
             self._offsets.append(offset)
             self._group_of.append(group)
 
@@ -259,31 +259,14 @@ class CompoundWorld(TowerWorld):
                 return fall
         return None
 
-    def support_contacts(self) -> list[list[tuple[float, float]] | None]:
-        """As :meth:`TowerWorld.support_contacts`; ``None`` for a locked interface (it has no
+    def _no_contacts_yet(self) -> list[list[tuple[float, float]] | None]:
+        """As :meth:`TowerWorld._no_contacts_yet`, with ``None`` for a locked interface (it has no
         contacts and cannot open)."""
-        self._body_slots()
-        group_by_id = self._index_by_id
-        buffer = self._buffer
-        buffer.clear()
-        pymunk.batch.get_space_arbiters(self.space, _ARBITER_FIELDS, buffer)
-        ints = memoryview(buffer.int_buf()).cast("P").tolist()
-        floats = memoryview(buffer.float_buf()).cast("d").tolist()
-        contacts: list[list[tuple[float, float]] | None] = [None if lock else [] for lock in self.locked]
-        first = self._group_first
-        for arbiter in range(len(ints) // 3):
-            a, b = group_by_id.get(ints[3 * arbiter], -2), group_by_id.get(ints[3 * arbiter + 1], -2)
-            if a == b + 1 and a >= 0:
-                offset, upper = 0, first[a]
-            elif b == a + 1 and b >= 0:
-                offset, upper = 2, first[b]
-            else:
-                continue
-            base = 8 * arbiter + offset
-            for point in range(ints[3 * arbiter + 2]):
-                start = base + 4 * point
-                contacts[upper].append((floats[start], floats[start + 1]))
-        return contacts
+        return [None if lock else [] for lock in self.locked]
+
+    def _lowest_barrel_of_body(self) -> list[int]:
+        """By body index (the compounds bottom first): its lowest barrel."""
+        return self._group_first
 
     def poses(self) -> list[tuple[float, float, float]]:
         """Deck-frame pose (s_m, z_m, tilt_rad) of each barrel, bottom first."""
@@ -298,12 +281,6 @@ class CompoundWorld(TowerWorld):
         """Pose of barrel ``index`` in the slice's world frame (x m, y m up, angle rad)."""
         x, y, angle = self._barrel_world(index)
         return x / CM_PER_M, y / CM_PER_M, angle
-
-
-_ARBITER_FIELDS = (pymunk.batch.ArbiterFields.BODY_A_ID | pymunk.batch.ArbiterFields.BODY_B_ID
-                   | pymunk.batch.ArbiterFields.CONTACT_COUNT | pymunk.batch.ArbiterFields.POINT_A_1
-                   | pymunk.batch.ArbiterFields.POINT_B_1 | pymunk.batch.ArbiterFields.POINT_A_2
-                   | pymunk.batch.ArbiterFields.POINT_B_2)
 
 
 def _wrap(angle: float) -> float:
