@@ -12,31 +12,34 @@ The numbers are choices, defended here:
   (``[placement] sigma_mm``, 1.5 mm by default, or what ``kipp calibrate`` fitted), levels
   the deck on a wild roll. The default for a bare ``bot``. In Old Sea Dogs it passes on its
   own crash estimate, like ``skilled``: against a never-passing twin, physics referee, 300
-  games x 2 seatings (seed 1), that pass gains +0.60 chips a game [+0.47, +0.74] and 29.5
-  points of wins [23.4, 35.6]. The first version's rule, ``cautious`` (pass when the worst
-  face could tilt the deck past the tower's critical tilt), lost 0.90 chips [0.70, 1.11]
-  and 25.5 points of wins [18.6, 32.4] in the same games.
+  games x 2 seatings (seed 1), that pass gains +0.53 chips a game [+0.39, +0.67] and 28.8
+  points of wins [22.2, 35.4] (physics revision 3, turn allowance 0.25 deg; before: +0.60
+  chips, 29.5 points). The first version's rule, ``cautious`` (pass when the worst face could
+  tilt the deck past the tower's critical tilt), lost 0.90 chips [0.70, 1.11] and 25.5 points
+  of wins [18.6, 32.4] in the same games before that change.
 - ``skilled`` sets each barrel a little uphill of the coming tilt (the ``balance`` aim)
   with a steady 1 mm hand; levels the deck on a wild roll; passes in Old Sea Dogs on its
   own crash estimate, like ``expert``, counting that the next player must then play the
   same tower (:func:`kipp.players.bots.pass_threshold`). (With ``casual``'s rule, which
   judges a centred tower, it passed far too often: fast referee, 4 games x 2 seatings,
   -5.25 [-9.07, -1.43] chips per game against a never-passing twin.) Against a
-  never-passing twin, physics referee, 500 games x 2 seatings
-  (``python -m lab.pass_payoff --model skilled --games 500 --seed 1``), its pass
-  wins 8.0 points more games [2.6, 13.4] and leaves the chips even (+0.04 [-0.10, +0.18]
-  per game). Before the physics saw towers fall across its slice and the bot's turn
-  allowance was calibrated, the same comparison (60 games) lost 0.95 chips a game.
+  never-passing twin, physics referee, 300 games x 2 seatings
+  (``python -m lab.pass_payoff --model skilled --games 300 --referee physics --seed 1``), its
+  pass wins 21.3 points more games [14.7, 28.0] and +0.38 chips per game [+0.23, +0.54]
+  (physics revision 3 with the turn allowance recalibrated to it; before, with towers that
+  stood on nothing off the slice: 8.0 points and the chips even over 500 games; before the
+  physics saw towers fall across its slice at all, the same comparison lost 0.95 chips a game).
 - ``expert`` balances with a 0.5 mm hand, chooses the sailor of a wild roll together with
-  the aim, and passes as ``skilled`` does (500 games x 2 seatings: +4.8 points of wins
-  [-0.5, +10.1], chips +0.02 [-0.13, +0.17]).
+  the aim, and passes as ``skilled`` does (300 games x 2 seatings: +12.8 points of wins
+  [+6.5, +19.1], chips +0.20 [+0.02, +0.37]; before physics revision 3, 500 games: +4.8 points
+  [-0.5, +10.1], not resolved).
 - ``learned`` aims by a policy fitted on the Gymnasium environment (:mod:`kipp.env`) rather
   than by a judgement written by hand: 20 weights of :class:`kipp.players.learned.LearnedAim`,
   trained by CMA-ES on practice rounds with a 1 mm hand (``python -m lab.train_player``), and
   plays with that 1 mm hand, so against ``skilled`` only the aim differs. It levels the deck
   on a wild roll and passes on its own crash estimate, judged at its own aim. With the physics
-  referee (``kipp compare --games 100 --seed 3``) it completes 44.3% of standard rounds
-  [38.8, 50.0], ``skilled`` 31.3% and ``expert`` 46.7% in the same games.
+  referee (``kipp compare --games 100 --seed 3``, physics revision 3) it completes 41.3% of
+  standard rounds [35.9, 47.0], ``skilled`` 21.0% and ``expert`` 32.0% in the same games.
 
 - ``lookahead`` is not a person, and not in :data:`MODELS` (no command seats it, since it must be
   handed the referee): :class:`kipp.players.lookahead.LookaheadBot` tries candidate aims on the
