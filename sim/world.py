@@ -71,6 +71,19 @@ class _Barrel:
 
 
 @dataclass(frozen=True)
+class BarrelPlacement:
+    """A barrel to put in the world: its spec and deck-frame pose in the slice (m, rad),
+    its offset across the slice (m) and its end faces' half-widths in the slice."""
+
+    spec: BarrelSpec
+    s_m: float
+    z_m: float
+    tilt_rad: float
+    cross_offset_m: float
+    faces: Faces
+
+
+@dataclass(frozen=True)
 class Fall:
     """A barrel that no longer rests on its support (DESIGN.md 3.4)."""
 

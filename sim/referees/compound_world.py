@@ -19,7 +19,6 @@ Each barrel keeps a fixed offset (x, y in cm, angle in rad) in its body's frame.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
@@ -30,20 +29,7 @@ from pymunk._chipmunk_cffi import lib as _lib
 from sim.barrel_shape import moment_of_inertia, outline
 from sim.params import BarrelSpec, Params
 from sim.slice_contact import Faces
-from sim.world import CM_PER_M, G_PER_KG, Fall, TowerWorld, _Barrel
-
-
-@dataclass(frozen=True)
-class BarrelPlacement:
-    """A barrel to put in the world: its spec and deck-frame pose in the slice (m, rad),
-    its offset across the slice (m) and its end faces' half-widths in the slice."""
-
-    spec: BarrelSpec
-    s_m: float
-    z_m: float
-    tilt_rad: float
-    cross_offset_m: float
-    faces: Faces
+from sim.world import CM_PER_M, G_PER_KG, BarrelPlacement, Fall, TowerWorld, _Barrel
 
 
 class CompoundWorld(TowerWorld):

@@ -53,7 +53,7 @@ from sim.params import Params, load_params
 from sim.slice_contact import Faces, Lean, fall_slice, slice_faces, tower_leans, unsupported
 from sim.tower import BarrelPose, Decision, FallenStack, Placement, TowerState, Turn
 from sim.turn_profile import turn_duration_s
-from sim.world import Fall, TowerWorld
+from sim.world import BarrelPlacement, Fall, TowerWorld
 
 FRAME_HZ = 60
 """Falls and rest are checked once per frame of this rate."""
@@ -85,12 +85,22 @@ def build_world(params: Params, tower: TowerState, slice_direction_rad: float,
     if faces is None:
         faces = slice_faces(params, tower.barrels, tower_leans(params, tower.barrels, gradient), slice_direction_rad)
     world = TowerWorld(params, deck_slope)
+    for p in slice_placements(params, tower, slice_direction_rad, faces):
+        world.add_barrel(p.spec, p.s_m, p.z_m, p.tilt_rad, p.cross_offset_m, p.faces)
+    return world
+
+
+def slice_placements(params: Params, tower: TowerState, slice_direction_rad: float,
+                     faces: Sequence[Faces]) -> list[BarrelPlacement]:
+    """The tower's barrels as the slice along ``slice_direction_rad`` holds them: along and across
+    it (m), the in-slice tilt projected onto it, each barrel's ``faces``."""
     tilt_scale = math.cos(slice_direction_rad - tower.slice_direction_rad)
+    placements = []
     for barrel, barrel_faces in zip(tower.barrels, faces):
         along, across = to_slice(barrel.x_m, barrel.y_m, slice_direction_rad)
-        world.add_barrel(params.barrel(barrel.size), along, barrel.z_m, barrel.tilt_rad * tilt_scale, across,
-                         barrel_faces)
-    return world
+        placements.append(BarrelPlacement(params.barrel(barrel.size), along, barrel.z_m,
+                                          barrel.tilt_rad * tilt_scale, across, barrel_faces))
+    return placements
 
 
 def tower_from_world(world: TowerWorld, turns: tuple[float, float, float],

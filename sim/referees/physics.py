@@ -43,10 +43,10 @@ import math
 from dataclasses import replace
 from typing import Sequence
 
-from sim.geometry import deck_gradient, slope_along, to_slice
+from sim.geometry import deck_gradient, slope_along
 from sim.params import Params, load_params
-from sim.referees.compound_world import BarrelPlacement, CompoundWorld
-from sim.referees.loop import DecisionRun, run_to_decision
+from sim.referees.compound_world import CompoundWorld
+from sim.referees.loop import DecisionRun, run_to_decision, slice_placements
 from sim.slice_contact import Faces
 from sim.static_check import SizeTable, interface_margins_one
 from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
@@ -112,13 +112,7 @@ class CompoundDecisionRun(DecisionRun):
         plan = lock_plan(params, self.table, barrels, direction, slopes, self.lock_margin_rad)[:len(tower.barrels)]
         self.plans.append(plan)
         world = CompoundWorld(params, deck_slope)
-        tilt_scale = math.cos(direction - tower.slice_direction_rad)
-        members = []
-        for barrel, barrel_faces in zip(tower.barrels, faces):
-            along, across = to_slice(barrel.x_m, barrel.y_m, direction)
-            members.append(BarrelPlacement(params.barrel(barrel.size), along, barrel.z_m,
-                                           barrel.tilt_rad * tilt_scale, across, barrel_faces))
-        world.add_tower(members, plan)
+        world.add_tower(slice_placements(params, tower, direction, faces), plan)
         return world
 
 

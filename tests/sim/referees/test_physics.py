@@ -11,12 +11,13 @@ from lab.bench_situations import load_situations, stratified_sample
 from sim.energy import kinetic_energy, smallest_barrier
 from sim.params import load_params
 from sim.referees import make_referee
-from sim.referees.compound_world import BarrelPlacement, CompoundWorld
+from sim.referees.compound_world import CompoundWorld
 from sim.referees.loop import LoopReferee
 from sim.referees.physics import CompoundReferee, PhysicsReferee, lock_plan
 from sim.slice_contact import Faces
 from sim.static_check import SizeTable
 from sim.tower import BarrelPose, Placement, Turn
+from sim.world import BarrelPlacement
 
 PARAMS = load_params()
 FULL_FACES = Faces(PARAMS.barrel("large").end_diameter_m / 2, PARAMS.barrel("large").end_diameter_m / 2)
