@@ -24,7 +24,6 @@ from typing import Sequence
 import numpy as np
 import pymunk
 import pymunk.batch
-from pymunk._chipmunk_cffi import lib as _lib
 
 from sim.barrel_shape import moment_of_inertia, outline
 from sim.params import BarrelSpec, Params
@@ -158,32 +157,6 @@ class CompoundWorld(TowerWorld):
         targets[-1] = to_angle
         self._motion = targets
         self._motion_step = 0
-
-    def steps(self, count: int) -> None:
-        """Advance ``count`` steps, as ``count`` calls of :meth:`TowerWorld.step`, with Chipmunk
-        called directly: pymunk's per-step bookkeeping (bodies to check, deferred adds and
-        removals, post-step callbacks) has nothing to do while a phase runs, and it cost as
-        much as the step of a small compound world. The first step of a world goes through
-        pymunk once, which also runs its mass checks."""
-        if self._steps == 0:
-            self.step()
-            count -= 1
-        space, deck, dt = self.space._space, self.deck._body, self.dt_s
-        step, get_angle, set_spin = _lib.cpSpaceStep, _lib.cpBodyGetAngle, _lib.cpBodySetAngularVelocity
-        motion = self._motion
-        for _ in range(count):
-            if motion is not None:
-                target = motion[self._motion_step]
-                self._motion_step += 1
-                set_spin(deck, (target - get_angle(deck)) / dt)
-                step(space, dt)
-                if self._motion_step == len(motion):
-                    self._motion = motion = None
-                    set_spin(deck, 0.0)
-            else:
-                step(space, dt)
-            self.time_s += dt
-            self._steps += 1
 
     # --- inspection ---------------------------------------------------------------
 
