@@ -27,7 +27,9 @@ The paths in use (``i``, ``k``, ``g`` indices):
   ``("turn situation", i)``;
 - calibration: a synthetic measurement set from ``("synthetic",)``, a likelihood fit's
   Monte Carlo draws from ``("likelihood",)``.
-- ``python -m lab.train_player``: the optimiser's draws from ``("training",)``.
+- ``python -m lab.train_player``: the optimiser's draws from ``("training",)``; ``python -m
+  lab.order_effect``: its orders from ``("order effect", "order sample")``, order ``i``'s rounds from
+  ``("order effect", i * rounds + k, ...)``.
 
 >>> a = stream(7, "round", 3, "die").integers(1000)
 >>> a == stream(7, "round", 3, "die").integers(1000), a == stream(7, "round", 4, "die").integers(1000)
@@ -42,7 +44,7 @@ STREAMS: dict[str, int] = {name: code for code, name in enumerate((
     "die", "shuffle", "bot", "game", "round", "place", "wild", "order sample", "benchmark game",
     "benchmark selection", "turn situation", "synthetic", "likelihood", "anchor", "holdout", "paired",
     "topup panel", "confirm", "training",
-    "sensitivity", "sensitivity line", "sensitivity panel", "bootstrap", "design"), start=1)}
+    "sensitivity", "sensitivity line", "sensitivity panel", "bootstrap", "design", "order effect"), start=1)}
 """Stream name -> the integer it stands for in a spawn key (fixed: results depend on them)."""
 
 

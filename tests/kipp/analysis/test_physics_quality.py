@@ -28,7 +28,7 @@ MODEL = RoundModel(barrels=9)
 PLAN = Plan(fast_rounds=40, paired_rounds=6, physics_anchors=300, fast_anchors=1000)
 SAMPLED = Plan(fast_rounds=40, paired_rounds=6, fast_anchors=1000, paired_orders=20)
 """The sampled correction: 20 of the 40 orders play paired rounds of their own."""
-TOPPED = Plan(fast_rounds=40, paired_rounds=6, fast_anchors=1000, paired_orders=20, half_widths=(0.5, 0.2))
+TOPPED = Plan(fast_rounds=40, paired_rounds=6, fast_anchors=1000, paired_orders=20, half_widths=(0.5, 0.3))
 """The sampled correction, then top-up rounds for the orders whose P(complete) is too wide."""
 
 
@@ -134,8 +134,8 @@ def test_a_finished_sweep_tops_up_to_the_same_totals(tmp_path, finished):
     assert summary["physics"] == physics_fingerprint(PARAMS)
     assert [summary["correction"][m]["features"] for m in ("stacked", "completed")] == [
         result.stacked.features_used, result.completed.features_used]
-    other = replace(TOPPED, half_widths=(0.4, 0.2))
-    with pytest.raises(ResultsFileError, match="aim at half-widths 0.5,0.2, not 0.4,0.2"):
+    other = replace(TOPPED, half_widths=(0.4, 0.3))
+    with pytest.raises(ResultsFileError, match="aim at half-widths 0.5,0.3, not 0.4,0.3"):
         run_quality_sweep(_run(plan=other), orders, PARAMS, later, fast=fast, physics=physics)
     with ResultsStore.open(later, KIND, _run(plan=TOPPED).options(orders), COLUMNS) as store:
         store.write_meta("physics", "older physics")  # as if the physics code had changed since
