@@ -186,7 +186,7 @@ def sweep_seconds(workers: int, games: int, seed: int, params: Params) -> float:
         rounds += result
 
     size = chunk_size(games, workers, largest=16)
-    tasks = [(params, chunk) for chunk in chunked(list(range(seed, seed + games)), size)]
+    tasks = [(params, chunk) for chunk in chunked(list(range(seed, seed + games)), size, workers)]
     with open_executor(workers) as executor:
         _warm_up(executor, params, workers)
         start = time.perf_counter()

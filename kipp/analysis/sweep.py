@@ -216,10 +216,19 @@ def _restart(executor: cf.Executor, again: list[tuple[tuple, int]], on_restart: 
                    f"{'s' if played != 1 else ''} played again")
 
 
-def chunked(items: list, size: int) -> Iterator[list]:
-    """``items`` in consecutive slices of ``size`` (the last may be shorter)."""
-    for start in range(0, len(items), size):
-        yield items[start:start + size]
+def chunked(items: list, size: int, workers: int = 1) -> Iterator[list]:
+    """``items`` in consecutive slices of ``size``; for more than one worker the last ones shrink.
+
+    On ``workers`` > 1 a slice is at most a ``2 * workers``-th of the items left (and at least
+    one item), so the last slices are small and the workers finish together instead of one of
+    them playing a whole last slice alone. On one worker the last slice may be shorter.
+    """
+    start = 0
+    while start < len(items):
+        left = len(items) - start
+        n = size if workers <= 1 else max(1, min(size, -(-left // (2 * workers))))
+        yield items[start:start + n]
+        start += n
 
 
 def chunk_size(n_items: int, workers: int, *, per_worker: int = 8, largest: int = 64) -> int:

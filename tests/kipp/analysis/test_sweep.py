@@ -17,6 +17,7 @@ from kipp.analysis.sweep import (
     ExecutorError,
     InProcessExecutor,
     chunk_size,
+    chunked,
     open_executor,
     run_tasks,
 )
@@ -95,6 +96,16 @@ def test_a_task_that_kills_its_dask_worker_every_time_stops_the_run():
             with open_executor(2, cluster.scheduler_address) as executor:
                 run_tasks(executor, _square_but_3_kills_its_process, [(i,) for i in range(8)], max_in_flight=4,
                           on_result=print)
+
+
+def test_chunks_shrink_at_the_end_on_more_than_one_worker():
+    """Every item once, in order; on 2 workers no slice is more than a quarter of what is left,
+    so the last ones are single items (no worker plays a whole slice alone at the end)."""
+    items = list(range(100))
+    assert [len(c) for c in chunked(items, 16)] == [16] * 6 + [4]
+    slices = list(chunked(items, 16, workers=2))
+    assert [i for c in slices for i in c] == items
+    assert [len(c) for c in slices] == [16, 16, 16, 13, 10, 8, 6, 4, 3, 2, 2, 1, 1, 1, 1]
 
 
 def test_chunk_size_keeps_workers_busy():
