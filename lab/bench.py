@@ -27,7 +27,9 @@
   ``--workers 1`` over that with ``--workers 2``, on the executors, chunking and bound on
   tasks in flight of ``kipp tune``/``kipp compare`` (:mod:`kipp.analysis.sweep`: in this process,
   and a spawned pool of two processes), run with the given parameters; every worker has
-  run a warm-up game before the clock starts.
+  run a warm-up game before the clock starts. ``machine_speedup_2_processes``: the same ratio
+  for a pure-Python CPU loop, measured just before: the machine's own ceiling for the sweep's
+  speed-up (under 2 on shared cores, or on a host that clocks down with both cores busy).
 
 Extra keys: ``hybrid_physics_share`` (fraction of the set the hybrid hands to physics),
 ``hybrid_physics_share_games`` (of the decisions in the timed hybrid games),
@@ -62,6 +64,8 @@ _CONFIG = GameConfig(players=("Bot 1", "Bot 2"))
 _GAMES = {"physics": (1, 6), "fast": (40, 300), "hybrid": (15, 100)}
 _TURN_SITUATIONS = (3, 20)
 _SWEEP_GAMES = (48, 1600)
+_SPIN_STEPS = (2_000_000, 20_000_000)
+"""Steps of the pure-CPU loop timed for the machine's ceiling (quick, full): about 0.1 s and 1 s."""
 _MODEL_ROUNDS = (8, 200)
 """Rounds per player model (quick, full) for :func:`model_rounds_per_s`."""
 
@@ -186,7 +190,7 @@ def sweep_seconds(workers: int, games: int, seed: int, params: Params) -> float:
         rounds += result
 
     size = chunk_size(games, workers, largest=16)
-    tasks = [(params, chunk) for chunk in chunked(list(range(seed, seed + games)), size)]
+    tasks = [(params, chunk) for chunk in chunked(list(range(seed, seed + games)), size, workers)]
     with open_executor(workers) as executor:
         _warm_up(executor, params, workers)
         start = time.perf_counter()
@@ -194,6 +198,26 @@ def sweep_seconds(workers: int, games: int, seed: int, params: Params) -> float:
         elapsed = time.perf_counter() - start
     assert rounds == ROUNDS_PER_GAME * games
     return elapsed
+
+
+def _spin(steps: int) -> int:
+    """A pure-Python CPU loop of ``steps`` steps (no memory traffic, no I/O)."""
+    total = 0
+    for i in range(steps):
+        total += i * i % 7
+    return total
+
+
+def machine_speedup(steps: int, params: Params) -> float:
+    """Wall time of two :func:`_spin` in this process over that of one in each of 2 (warm) pool processes."""
+    with open_executor(2) as executor:
+        _warm_up(executor, params, 2)
+        start = time.perf_counter()
+        _spin(steps), _spin(steps)
+        one = time.perf_counter() - start
+        start = time.perf_counter()
+        list(executor.map(_spin, [steps, steps]))
+        return one / (time.perf_counter() - start)
 
 
 def agreement(params: Params) -> dict:
@@ -248,6 +272,7 @@ def measure(params: Params | None = None, *, quick: bool = False, seed: int = 0,
     say("player models' rounds")
     result.update(model_rounds_per_s(params, _MODEL_ROUNDS[level], seed))
     say("sweep on 1 and 2 workers")
+    result["machine_speedup_2_processes"] = machine_speedup(_SPIN_STEPS[level], params)
     one = sweep_seconds(1, _SWEEP_GAMES[level], seed, params)
     two = sweep_seconds(2, _SWEEP_GAMES[level], seed, params)
     result["speedup_2_workers"] = one / two
@@ -265,6 +290,7 @@ ROWS = (
     ("fast_decisions_per_s", "fast decisions, one by one", "/s", "{:,.0f}"),
     ("fast_batch_decisions_per_s", "fast decisions, batched", "/s", "{:,.0f}"),
     ("speedup_2_workers", "speed-up of 2 workers over 1", "x", "{:.2f}"),
+    ("machine_speedup_2_processes", "the machine's own, pure CPU loop", "x", "{:.2f}"),
 )
 
 

@@ -173,7 +173,7 @@ def run_compare(games: int, *, players: int = 2, seed: int = 0, params: Params, 
         todo = [g for g in range(games) if g not in done]
         if todo:
             size = chunk_size(len(todo), workers, largest=16)
-            tasks = ((arms, players, referee, params, seed, player, chunk) for chunk in chunked(todo, size))
+            tasks = ((arms, players, referee, params, seed, player, chunk) for chunk in chunked(todo, size, workers))
 
             def record(results: list[GameRecord]) -> int:
                 store.add(_row(r, arms) for r in results)

@@ -10,6 +10,13 @@ Worker processes are started with ``spawn`` (safe whatever threads the parent ru
 script that calls the analyses with ``workers > 1`` needs the usual
 ``if __name__ == "__main__":`` guard; the ``kipp`` command and notebooks need nothing.
 
+A local pool survives the death of a worker process (SIGKILL, the out-of-memory killer):
+:func:`run_tasks` starts a new pool and plays the tasks that were in flight again, their
+results never having reached the caller; a task in flight at more than
+:data:`POOL_RESTARTS_PER_TASK` such deaths stops the run. A Dask cluster does the same by itself
+(its scheduler reschedules a dead worker's tasks, up to ``distributed.scheduler.allowed-failures``
+times).
+
 Reproducibility does not come from here: every random stream a task uses is derived from
 the root seed and the *item* being simulated (a round index, a game index), never from
 the chunk, the worker or the order in which results come back (:mod:`sim.seeds`).
@@ -21,10 +28,14 @@ import concurrent.futures as cf
 import contextlib
 import multiprocessing
 import os
+import signal
+from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Iterable, Iterator
 
 DASK_CONNECT_TIMEOUT_S = 10
 """How long to try reaching a Dask scheduler before giving up, seconds."""
+POOL_RESTARTS_PER_TASK = 3
+"""Local pools a task may see break under it (a worker process dying) and still be played again."""
 
 
 class ExecutorError(RuntimeError):
@@ -75,18 +86,48 @@ def open_executor(workers: int = 1, scheduler: str | None = None) -> Iterator[cf
     if workers == 1:
         yield InProcessExecutor()
         return
-    # spawn: workers start clean, whatever threads (progress bar, Dask) the parent runs.
-    pool = cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    pool = WorkerPool(workers)
     try:
         yield pool
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+class WorkerPool(cf.Executor):
+    """``--workers N``: a pool of N spawned processes that :meth:`restart` replaces once one died.
+
+    Spawned: workers start clean, whatever threads (progress bar, Dask) the parent runs.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool = self._new()
+
+    def _new(self) -> cf.ProcessPoolExecutor:
+        return cf.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+
+    def submit(self, fn, /, *args, **kwargs) -> cf.Future:
+        return self._pool.submit(fn, *args, **kwargs)
+
+    def restart(self) -> str:
+        """Replace the broken pool by a new one; return what ended the worker that died
+        (``"signal 9"``, ``"exit code 1"``)."""
+        # The pool's processes are private, read only to name the cause; its other workers end by SIGTERM.
+        processes = list((getattr(self._pool, "_processes", None) or {}).values())
+        self._pool.shutdown(wait=True)
+        self._pool = self._new()
+        codes = [p.exitcode for p in processes if p.exitcode not in (None, 0)]
+        code = next((c for c in codes if c != -signal.SIGTERM), codes[0] if codes else None)
+        return "cause unknown" if code is None else f"signal {-code}" if code < 0 else f"exit code {code}"
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
 @contextlib.contextmanager
 def _dask_executor(address: str) -> Iterator[cf.Executor]:
     try:
-        from distributed import Client
+        from distributed import Client, KilledWorker
     except ImportError:
         raise ExecutorError("--scheduler needs Dask: pip install 'kipp-kipp-ahoi[dask]'") from None
     try:
@@ -96,48 +137,98 @@ def _dask_executor(address: str) -> Iterator[cf.Executor]:
     try:
         # pure=False: every submission runs (no hashing of the arguments into a task key).
         yield client.get_executor(pure=False)
+    except KilledWorker as error:  # the scheduler's allowed-failures ran out for one task
+        raise ExecutorError(f"a Dask worker died each of the {error.allowed_failures + 1} times one task ran; "
+                            "stopped the sweep (does that task crash its process?)") from None
     finally:
         client.close()
 
 
 def run_tasks(executor: cf.Executor, fn: Callable, tasks: Iterable[tuple], *,
-              max_in_flight: int, on_result: Callable[[object], None]) -> int:
+              max_in_flight: int, on_result: Callable[[object], None],
+              on_restart: Callable[[str], None] | None = None) -> int:
     """Run ``fn(*task)`` for every task, at most ``max_in_flight`` at a time.
 
     ``on_result`` is called in this process with each result as it completes (in
     completion order), so results can be written away at once and memory stays flat
     however many tasks there are. A failing task stops the run: the tasks not yet
     started are cancelled and its exception propagates. Returns the number of tasks run.
+
+    When a worker process of a :class:`WorkerPool` dies, the pool is restarted and the
+    tasks whose results had not come back are submitted again (``on_restart`` gets a
+    line saying so); each result is still handed to ``on_result`` exactly once. A task
+    in flight at more than :data:`POOL_RESTARTS_PER_TASK` deaths raises :class:`ExecutorError`.
     """
     if max_in_flight < 1:
         raise ValueError(f"max_in_flight must be at least 1, got {max_in_flight}")
-    pending: set[cf.Future] = set()
+    pending: dict[cf.Future, tuple[tuple, int]] = {}  # each future's task, and the pools it saw break
+    again: list[tuple[tuple, int]] = []  # tasks of a broken pool, submitted before new ones
     done_count = 0
     iterator = iter(tasks)
     exhausted = False
     try:
         while True:
-            while not exhausted and len(pending) < max_in_flight:
-                task = next(iterator, None)
+            broken = False
+            while len(pending) < max_in_flight and (again or not exhausted):
+                task, breaks = again.pop(0) if again else (next(iterator, None), 0)
                 if task is None:
                     exhausted = True
                     break
-                pending.add(executor.submit(fn, *task))
-            if not pending:
+                try:
+                    pending[executor.submit(fn, *task)] = (task, breaks)
+                except BrokenProcessPool:  # broke before its futures say so: they will
+                    again.insert(0, (task, breaks))
+                    broken = True
+                    break
+            if not pending and not again:
                 return done_count
-            done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
-            for future in done:
-                on_result(future.result())
-                done_count += 1
+            if pending:
+                done, _ = cf.wait(pending, return_when=cf.ALL_COMPLETED if broken else cf.FIRST_COMPLETED)
+                if any(isinstance(f.exception(), BrokenProcessPool) for f in done):
+                    done, _ = cf.wait(pending)  # a broken pool fails all its futures at once
+                for future in done:
+                    task, breaks = pending.pop(future)
+                    if isinstance(future.exception(), BrokenProcessPool):
+                        again.append((task, breaks + 1))
+                        broken = True
+                        continue
+                    on_result(future.result())
+                    done_count += 1
+            if broken:
+                _restart(executor, again, on_restart)
     finally:
         for future in pending:
             future.cancel()
 
 
-def chunked(items: list, size: int) -> Iterator[list]:
-    """``items`` in consecutive slices of ``size`` (the last may be shorter)."""
-    for start in range(0, len(items), size):
-        yield items[start:start + size]
+def _restart(executor: cf.Executor, again: list[tuple[tuple, int]], on_restart: Callable[[str], None] | None) -> None:
+    """Restart ``executor``'s broken pool for the tasks ``again`` (with the pools each saw break)."""
+    if not isinstance(executor, WorkerPool):
+        raise BrokenProcessPool("a process of a pool that cannot restart died")
+    cause = executor.restart()
+    most = max(breaks for _task, breaks in again)
+    if most > POOL_RESTARTS_PER_TASK:
+        raise ExecutorError(f"a worker process died ({cause}) each of the {most} times one task ran; "
+                            "stopped the sweep (does that task crash its process?)")
+    if on_restart is not None:
+        played = sum(1 for _task, breaks in again if breaks)
+        on_restart(f"a worker process died ({cause}); restarted the pool, {played} task"
+                   f"{'s' if played != 1 else ''} played again")
+
+
+def chunked(items: list, size: int, workers: int = 1) -> Iterator[list]:
+    """``items`` in consecutive slices of ``size``; for more than one worker the last ones shrink.
+
+    On ``workers`` > 1 a slice is at most a ``2 * workers``-th of the items left (and at least
+    one item), so the last slices are small and the workers finish together instead of one of
+    them playing a whole last slice alone. On one worker the last slice may be shorter.
+    """
+    start = 0
+    while start < len(items):
+        left = len(items) - start
+        n = size if workers <= 1 else max(1, min(size, -(-left // (2 * workers))))
+        yield items[start:start + n]
+        start += n
 
 
 def chunk_size(n_items: int, workers: int, *, per_worker: int = 8, largest: int = 64) -> int:
@@ -168,6 +259,7 @@ def run_with_progress(fn: Callable, tasks: Iterable[tuple], on_result: Callable[
             bar.update(on_result(result))
 
         try:
-            return run_tasks(executor, fn, tasks, max_in_flight=2 * max(1, workers), on_result=record)
+            return run_tasks(executor, fn, tasks, max_in_flight=2 * max(1, workers), on_result=record,
+                             on_restart=lambda line: bar.write(line, file=sys.stderr))
         finally:
             bar.close()

@@ -69,7 +69,7 @@ def run_sweep(run: TuneRun, orders: list[tuple[str, ...]], params: Params, out: 
         if not todo:
             return 0
         size = chunk or chunk_size(len(todo), workers)
-        tasks = ((run.model, referee, params, run.seed, run.rounds, items) for items in chunked(todo, size))
+        tasks = ((run.model, referee, params, run.seed, run.rounds, items) for items in chunked(todo, size, workers))
 
         def record(results: list[OrderCounts]) -> int:
             store.add((r.index, r.line, r.rounds, r.completed,

@@ -1,11 +1,13 @@
 """``kipp tune``'s physics-quality sweep: the same totals on 1 or 2 workers, resume after
-SIGKILL, and intervals that cover a brute-force truth. Two threshold referees of different
-crash rates stand in for the fast referee and physics (their difference is the correction)."""
+SIGKILL, the same totals when a worker process dies mid-sweep, and intervals that cover a
+brute-force truth. Two threshold referees of different crash rates stand in for the fast
+referee and physics (their difference is the correction)."""
 
 from __future__ import annotations
 
 import functools
 import json
+import os
 import signal
 import sqlite3
 import textwrap
@@ -39,6 +41,31 @@ def fast(params):
 def physics(params):
     """Crashes more often than ``fast``: a known, order-dependent correction."""
     return ThresholdReferee(seed=1, crash_rate=0.07, tilt_budget_deg=45.0, ship=params.ship)
+
+
+class DiesOnce:
+    """``fast``, except that the worker process playing its ``after``-th decision SIGKILLs itself,
+    once per ``marker`` file (the first process to get there creates it)."""
+
+    decisions = 0
+    """Decisions played in this process."""
+
+    def __init__(self, marker: str, after: int, params):
+        self.marker, self.after, self.inner = marker, after, fast(params)
+
+    def new_tower(self):
+        return self.inner.new_tower()
+
+    def decide(self, *args):
+        DiesOnce.decisions += 1
+        if DiesOnce.decisions == self.after:
+            try:
+                open(self.marker, "x").close()
+            except FileExistsError:
+                pass
+            else:
+                os.kill(os.getpid(), signal.SIGKILL)
+        return self.inner.decide(*args)
 
 
 def _run(seed=4, plan=PLAN):
@@ -115,6 +142,46 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path, finished,
     assert result.wall_s > 0 and 0 < result.physics_share < 1
     if plan.half_widths is not None:
         assert result.topup_stages >= 1 and result.fast_rounds.max() > plan.fast_rounds
+
+
+def _rows(path):
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+
+
+KILL_AFTER = 3000
+"""The decision at which a worker dies: each of 2 workers plays about 9,500 of the sweep's 19,000."""
+
+
+@pytest.mark.xdist_group("worker deaths")  # 2 worker processes each: one test at a time
+def test_a_killed_pool_worker_costs_only_its_tasks(tmp_path, finished, capsys):
+    """One of 2 local worker processes is SIGKILLed mid-sweep: the pool restarts, the tasks in
+    flight are played again, and the file holds the uninterrupted run's rows and totals."""
+    orders = sample_orders(40, 9, seed=1)
+    marker, out = tmp_path / "died", tmp_path / "two.sqlite"
+    run_quality_sweep(_run(), orders, PARAMS, out, fast=functools.partial(DiesOnce, str(marker), KILL_AFTER),
+                      physics=physics, workers=2)
+    assert marker.exists()
+    assert "a worker process died (signal 9); restarted the pool" in capsys.readouterr().err
+    assert _rows(out) == _rows(finished(PLAN))
+    assert _totals(out) == _totals(finished(PLAN))
+
+
+@pytest.mark.xdist_group("worker deaths")
+def test_a_killed_dask_worker_costs_only_its_task(tmp_path, finished):
+    """A worker of a 2-worker LocalCluster SIGKILLs itself mid-sweep: its nanny starts it again,
+    the scheduler gives its task to a worker, and the file holds the uninterrupted run's totals."""
+    from distributed import LocalCluster
+
+    orders = sample_orders(40, 9, seed=1)
+    marker, out = tmp_path / "died", tmp_path / "dask.sqlite"
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster:
+        run_quality_sweep(_run(), orders, PARAMS, out, fast=functools.partial(DiesOnce, str(marker), KILL_AFTER),
+                          physics=physics, workers=2, scheduler=cluster.scheduler_address)
+    assert marker.exists()
+    assert _rows(out) == _rows(finished(PLAN))
+    assert _totals(out) == _totals(finished(PLAN))
 
 
 def test_a_finished_sweep_tops_up_to_the_same_totals(tmp_path, finished):

@@ -1,15 +1,26 @@
 """Executors and seeding: the same sweep stores identical counts with 1 worker, 2 worker
-processes and a Dask LocalCluster, because seeds depend only on round indices."""
+processes and a Dask LocalCluster, because seeds depend only on round indices; a task that
+kills its worker every time stops the run with one clear error."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sqlite3
 
 import pytest
 
 from kipp.analysis.difficulty import RoundModel
 from kipp.analysis.orders import parse_order
-from kipp.analysis.sweep import ExecutorError, InProcessExecutor, chunk_size, open_executor, run_tasks
+from kipp.analysis.sweep import (
+    POOL_RESTARTS_PER_TASK,
+    ExecutorError,
+    InProcessExecutor,
+    chunk_size,
+    chunked,
+    open_executor,
+    run_tasks,
+)
 from kipp.analysis.tune import TuneRun, run_sweep
 from sim.params import load_params
 
@@ -51,6 +62,50 @@ def test_process_pool_runs_tasks():
         seen = []
         run_tasks(executor, _square, [(i,) for i in range(6)], max_in_flight=4, on_result=seen.append)
     assert sorted(seen) == [0, 1, 4, 9, 16, 25]
+
+
+def _square_but_3_kills_its_process(x):
+    if x == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return x * x
+
+
+@pytest.mark.xdist_group("worker deaths")  # 2 worker processes each: one test at a time
+def test_a_task_that_kills_its_worker_every_time_stops_the_run():
+    """The pool restarts POOL_RESTARTS_PER_TASK times (the other tasks finish), then gives up."""
+    seen, restarts = [], []
+    with open_executor(2) as executor:
+        with pytest.raises(ExecutorError, match=r"^a worker process died \(signal 9\) each of the 4 times one task"):
+            run_tasks(executor, _square_but_3_kills_its_process, [(i,) for i in range(8)], max_in_flight=4,
+                      on_result=seen.append, on_restart=restarts.append)
+    assert len(restarts) == POOL_RESTARTS_PER_TASK
+    assert all(line.startswith("a worker process died (signal 9); restarted the pool") for line in restarts)
+    assert 3 * 3 not in seen and len(seen) == len(set(seen))
+
+
+@pytest.mark.xdist_group("worker deaths")
+def test_a_task_that_kills_its_dask_worker_every_time_stops_the_run():
+    """The scheduler gives up on the task after its allowed-failures (1 here, to be quick)."""
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1}), \
+            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                         dashboard_address=None) as cluster:
+        with pytest.raises(ExecutorError, match=r"^a Dask worker died each of the 2 times one task ran"):
+            with open_executor(2, cluster.scheduler_address) as executor:
+                run_tasks(executor, _square_but_3_kills_its_process, [(i,) for i in range(8)], max_in_flight=4,
+                          on_result=print)
+
+
+def test_chunks_shrink_at_the_end_on_more_than_one_worker():
+    """Every item once, in order; on 2 workers no slice is more than a quarter of what is left,
+    so the last ones are single items (no worker plays a whole slice alone at the end)."""
+    items = list(range(100))
+    assert [len(c) for c in chunked(items, 16)] == [16] * 6 + [4]
+    slices = list(chunked(items, 16, workers=2))
+    assert [i for c in slices for i in c] == items
+    assert [len(c) for c in slices] == [16, 16, 16, 13, 10, 8, 6, 4, 3, 2, 2, 1, 1, 1, 1]
 
 
 def test_chunk_size_keeps_workers_busy():
