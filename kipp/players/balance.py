@@ -38,9 +38,10 @@ from typing import Sequence
 
 import numpy as np
 
+from sim.aim_margins import balance_margins_of_aims
 from sim.geometry import deck_gradient
 from sim.params import SCREWS, Params
-from sim.static_check import SizeTable, TowerBatch, balance_margins, balance_margins_of_aims, static_margins
+from sim.static_check import SizeTable, TowerBatch, balance_margins, static_margins
 from sim.tower import TowerState
 
 AIM_REACH = 0.75

@@ -15,8 +15,9 @@ from kipp.players.bots import Bot, pass_threshold
 from kipp.rules.actions import Pass, Play, Shuffle
 from kipp.rules.config import GameConfig
 from kipp.rules.state import GameState
+from sim.aim_margins import balance_margins_of_aims
 from sim.params import SCREWS, load_params
-from sim.static_check import balance_margins, balance_margins_of_aims
+from sim.static_check import balance_margins
 from sim.tower import BarrelPose, TowerState
 from tests.kipp.kipp_referees import ScriptedReferee
 
