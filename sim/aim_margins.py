@@ -61,12 +61,12 @@ class Slopes:
         gradients = np.asarray(gradients, dtype=float).reshape(-1, 2)
         slope = np.hypot(gradients[:, 0], gradients[:, 1])
         level = (math.cos(direction), math.sin(direction))
-        axes = []
+        axes, frames = [], []
         for (gx, gy), s in zip(gradients.tolist(), slope.tolist()):
             dx, dy = level if s <= 0 else (-gx / s, -gy / s)
             axes.append(((dx, -dy), (dy, dx)))
-        axes = np.array(axes)
-        return cls(np.arctan(slope)[:, None], axes, np.ascontiguousarray(axes.transpose(0, 2, 1)))
+            frames.append(((dx, dy), (-dy, dx)))
+        return cls(np.arctan(slope)[:, None], np.array(axes), np.array(frames))
 
 
 def balance_margins_of_aims(table: SizeTable, barrels: Sequence[BarrelPose], size: str, top_z_m: float,

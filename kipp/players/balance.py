@@ -182,9 +182,10 @@ class BalanceJudge:
         for i, sailor in enumerate(sailors, start=1):
             steps[i, SCREWS.index(sailor)] = fraction
         gradients = (np.array(turns, dtype=float) + steps) @ self._rows.T  # today's, then after each sailor's turn
-        up_now = _unit(gradients[0])
+        now, *afters = gradients.tolist()
+        up_now = _unit(now)
         uphill = []
-        for after in gradients[1:]:
+        for after in afters:
             up = _unit(after)
             if up is not None:
                 uphill.append(up)
@@ -249,9 +250,8 @@ class _Search:
 
 def _candidate_units(uphill: Sequence[tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
     """:meth:`BalanceJudge.candidate_aims` in units of the reach, from the top centre; and their lengths."""
-    if uphill:  # the fine rays, and the centre
-        unit = np.zeros((1 + len(uphill) * _UPHILL_STEPS, 2))
-        unit[1:] = (_ALONG[None, :, None] * np.array(uphill)[:, None, :]).reshape(-1, 2)
+    if uphill:  # the centre, and the fine rays
+        unit = np.array([(0.0, 0.0)] + [(a * ux, a * uy) for ux, uy in uphill for a in _ALONG.tolist()])
     else:  # the deck stays level: no direction to prefer
         unit = _COMPASS_GRID
     return unit, np.hypot(unit[:, 0], unit[:, 1])
@@ -259,7 +259,7 @@ def _candidate_units(uphill: Sequence[tuple[float, float]]) -> tuple[np.ndarray,
 
 def _unit(gradient) -> tuple[float, float] | None:
     """The uphill unit vector of a deck gradient (the direction the deck rises), None if level."""
-    gx, gy = float(gradient[0]), float(gradient[1])
+    gx, gy = gradient
     slope = math.hypot(gx, gy)
     if slope < 1e-12:
         return None
