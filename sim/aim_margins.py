@@ -58,11 +58,11 @@ class Slopes:
     def of(cls, gradients, direction: float) -> "Slopes":
         """The slopes of ``gradients`` (G, 2) (dz/dx, dz/dy); ``direction`` (radians from the
         bow) stands in for downhill where a gradient is level."""
-        gradients = np.asarray(gradients, dtype=float).reshape(-1, 2)
-        slope = np.hypot(gradients[:, 0], gradients[:, 1])
+        gradients = np.asarray(gradients, dtype=float).reshape(-1, 2).T
+        slope = np.hypot(*gradients)
         level = (math.cos(direction), math.sin(direction))
         axes, frames = [], []
-        for (gx, gy), s in zip(gradients.tolist(), slope.tolist()):
+        for gx, gy, s in zip(*gradients.tolist(), slope.tolist()):
             dx, dy = level if s <= 0 else (-gx / s, -gy / s)
             axes.append(((dx, -dy), (dy, dx)))
             frames.append(((dx, dy), (-dy, dx)))
@@ -92,13 +92,14 @@ def margins_at_slopes(table: SizeTable, barrels: Sequence[BarrelPose], size: str
     # aim moves it): its two discs' centres, how they move with the aim, their squared radii
     # (the barrel's own bottom disc, and the top disc of the one below: the deck, a disc of
     # radius _FAR, under the bottom one), and the lever. The new barrel's own disc moves with
-    # its centre of mass; the top barrel's moves against it.
-    below = [(0.0, 0.0)] + [(b.x_m, b.y_m) for b in barrels]
-    own, under = [(0.0, 0.0)] * (n + 1), [below[n]] * (n + 1)
-    move = [0.0] * (n + 1), [-1.0] * (n + 1)
-    r2 = [r_new * r_new] * (n + 1), [_FAR * _FAR] * (n + 1)
+    # its centre of mass; the top barrel's moves against it. Filled into flat lists (numpy
+    # converts those fastest): the centres (2 discs, n+1, 2), and rows of n+1 numbers.
+    m1 = n + 1
+    centres = [0.0] * (4 * m1)
     mass, wx, wy, wz = m_new, 0.0, 0.0, m_new * (top_z_m + half_new)
-    lever = [max(wz / mass - top_z_m, 1e-9)] * (n + 1)
+    rows = [0.0] * m1 + [-1.0] * m1 + [r_new * r_new] * m1 + [_FAR * _FAR] * m1 + [max(wz / mass - top_z_m, 1e-9)] * m1
+    x_below, y_below = (barrels[-1].x_m, barrels[-1].y_m) if n else (0.0, 0.0)
+    centres[2 * m1 + 2 * n:] = x_below, y_below
     for k in range(n - 1, -1, -1):
         pose = barrels[k]
         radius, m, half_height, _ = scalars[pose.size]
@@ -107,14 +108,15 @@ def margins_at_slopes(table: SizeTable, barrels: Sequence[BarrelPose], size: str
         wy += m * pose.y_m
         wz += m * pose.z_m
         px, py = wx / mass, wy / mass
-        own[k] = (pose.x_m - px, pose.y_m - py)
-        x, y = below[k]
-        under[k] = (x - px, y - py)
-        move[0][k] = move[1][k] = -(m_new / mass)
-        r2[0][k] = r2[1][k + 1] = radius * radius
-        lever[k] = max(wz / mass - (pose.z_m - half_height), 1e-9)
-    centres = np.array((own, under))  # (2, n+1, 2)
-    move, r2, lever = np.array(move), np.array(r2), np.array(lever)
+        x_below, y_below = (barrels[k - 1].x_m, barrels[k - 1].y_m) if k else (0.0, 0.0)
+        centres[2 * k:2 * k + 2] = pose.x_m - px, pose.y_m - py
+        centres[2 * (m1 + k):2 * (m1 + k) + 2] = x_below - px, y_below - py
+        rows[k] = rows[m1 + k] = -(m_new / mass)
+        rows[2 * m1 + k] = rows[3 * m1 + k + 1] = radius * radius
+        rows[4 * m1 + k] = max(wz / mass - (pose.z_m - half_height), 1e-9)
+    centres = np.array(centres).reshape(2, m1, 2)
+    rows = np.array(rows).reshape(5, m1)
+    move, r2, lever = rows[:2], rows[2:4], rows[4]
 
     axes = slopes.axes
     # (2 discs, G, n+1, along d and across it, K): disc centres from the centres of mass

@@ -59,6 +59,7 @@ it and today's): the best aim lies near one, since the margins trade today's til
 the coming one along it (spacing: reach / 16, about 0.4 mm for a small barrel, inside any
 player's placement error)."""
 _ALONG = np.linspace(0.0, 1.0, _UPHILL_STEPS + 1)[1:]
+_ALONG_LIST = _ALONG.tolist()
 _ANGLES = np.linspace(0.0, 2 * math.pi, _COMPASS, endpoint=False)
 _COMPASS_GRID = np.vstack([[0.0, 0.0], (_RADII[None, :, None] * np.stack(
     [np.cos(_ANGLES), np.sin(_ANGLES)], axis=1)[:, None, :]).reshape(-1, 2)])
@@ -178,10 +179,9 @@ class BalanceJudge:
 
     def _new_search(self, turns: tuple[float, float, float], sailors: tuple[str, ...], fraction: float,
                     direction: float) -> "_Search":
-        steps = np.zeros((1 + len(sailors), 3))
-        for i, sailor in enumerate(sailors, start=1):
-            steps[i, SCREWS.index(sailor)] = fraction
-        gradients = (np.array(turns, dtype=float) + steps) @ self._rows.T  # today's, then after each sailor's turn
+        counts = [turns] + [tuple(t + fraction if s == sailor else t for s, t in zip(SCREWS, turns))
+                            for sailor in sailors]
+        gradients = np.array(counts) @ self._rows.T  # today's, then after each sailor's turn
         now, *afters = gradients.tolist()
         up_now = _unit(now)
         uphill = []
@@ -251,7 +251,7 @@ class _Search:
 def _candidate_units(uphill: Sequence[tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
     """:meth:`BalanceJudge.candidate_aims` in units of the reach, from the top centre; and their lengths."""
     if uphill:  # the centre, and the fine rays
-        unit = np.array([(0.0, 0.0)] + [(a * ux, a * uy) for ux, uy in uphill for a in _ALONG.tolist()])
+        unit = np.array([0.0, 0.0] + [a * u for ux, uy in uphill for a in _ALONG_LIST for u in (ux, uy)]).reshape(-1, 2)
     else:  # the deck stays level: no direction to prefer
         unit = _COMPASS_GRID
     return unit, np.hypot(unit[:, 0], unit[:, 1])
