@@ -15,8 +15,9 @@ from kipp.players.bots import Bot, pass_threshold
 from kipp.rules.actions import Pass, Play, Shuffle
 from kipp.rules.config import GameConfig
 from kipp.rules.state import GameState
+from sim.aim_margins import balance_margins_of_aims
 from sim.params import SCREWS, load_params
-from sim.static_check import balance_margins, balance_margins_of_aims
+from sim.static_check import balance_margins
 from sim.tower import BarrelPose, TowerState
 from tests.kipp.kipp_referees import ScriptedReferee
 
@@ -105,6 +106,66 @@ def test_the_search_judges_as_the_static_check_does():
         judged = balance_margins(JUDGE.table, chosen_and_centre).reshape(2, 2).min(axis=1)
         assert judged[0] == pytest.approx(worst, abs=1e-4), "the aim's margin is the static check's"
         assert judged[0] >= judged[1] - 1e-9, "the chosen aim is at least as well balanced as the centre"
+
+
+def grid_uphill(tower: TowerState, sailors, fraction: float) -> list[tuple[float, float]]:
+    """The directions the fine grid runs along: uphill after each sailor's turn, and halfway
+    between that and today's uphill (unit vectors, from the deck gradients)."""
+    def unit(g):
+        norm = math.hypot(*g)
+        return (g[0] / norm, g[1] / norm) if norm > 1e-12 else None
+    now = unit(JUDGE.gradient(tower.turns_by_sailor()))
+    out = []
+    for sailor in sailors:
+        up = unit(JUDGE.gradient_after(tower, sailor, fraction))
+        if up is not None:
+            out.append(up)
+            if now is not None and (mid := unit((up[0] + now[0], up[1] + now[1]))) is not None:
+                out.append(mid)
+    return out
+
+
+def test_the_aim_is_the_best_pair_of_its_fine_grid_by_the_static_check():
+    """On random leaning towers the chosen aim and sailor are, by balance_margins of the whole
+    towers, as well balanced as the best pair of the fine grid (the top centre and the
+    uphill rays; ties to the centre by _TIE_RAD) through today's tilt and the sailor's turn."""
+    from kipp.players.balance import _TIE_RAD
+
+    rng = np.random.default_rng(29)
+    for _ in range(40):
+        sizes = list(rng.choice(SIZES, size=int(rng.integers(1, 12))))
+        turns = tuple(float(t) for t in rng.choice([0.0, 0.5, 1.0, 2.0], size=3))
+        tower = straight_tower(sizes, turns)
+        tower = replace(tower, barrels=tuple(replace(b, x_m=b.x_m + rng.normal(0, 0.0015),
+                                                      y_m=b.y_m + rng.normal(0, 0.0015)) for b in tower.barrels))
+        size, fraction = str(rng.choice(SIZES)), float(rng.choice([0.5, 1.0]))
+        sailors = list(SCREWS) if rng.random() < 0.4 else [str(rng.choice(SCREWS))]
+        aims, share = JUDGE.candidate_aims(tower, size, grid_uphill(tower, sailors, fraction))
+        gradients = [JUDGE.gradient(tower.turns_by_sailor())] + [JUDGE.gradient_after(tower, s, fraction)
+                                                                  for s in sailors]
+        judged = balance_margins(JUDGE.table, JUDGE._with_barrel(tower, size, aims, gradients)).reshape(len(aims), -1)
+        best = (np.minimum(judged[:, :1], judged[:, 1:]) - _TIE_RAD * share[:, None]).max()
+
+        x, y, sailor, margin = JUDGE.aim(tower, size, sailors, fraction)
+        i = 1 + sailors.index(sailor)
+        chosen = balance_margins(JUDGE.table, JUDGE._with_barrel(tower, size, np.array([[x, y]]),
+                                                                 [gradients[0], gradients[i]]))
+        reach_share = math.hypot(x - tower.top_xy()[0], y - tower.top_xy()[1]) / JUDGE.reach_m(tower, size)
+        assert chosen.min() - _TIE_RAD * reach_share == pytest.approx(best, abs=1e-9)
+        assert margin == pytest.approx(best, abs=1e-9)
+
+
+def test_the_wild_choice_is_the_sailor_the_static_check_balances_best():
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        tower = straight_tower(list(rng.choice(SIZES, size=int(rng.integers(1, 12)))),
+                               tuple(float(t) for t in rng.choice([0.0, 1.0, 2.0], size=3)))
+        tower = replace(tower, barrels=tuple(replace(b, x_m=b.x_m + rng.normal(0, 0.002)) for b in tower.barrels))
+        sailors = list(SCREWS) if rng.random() < 0.7 else list(rng.choice(SCREWS, size=2, replace=False))
+        judged = balance_margins(JUDGE.table, JUDGE._with_barrel(
+            tower, None, np.zeros((1, 2)), [JUDGE.gradient_after(tower, s, 1.0) for s in sailors]))
+        chosen = sailors.index(JUDGE.best_sailor(tower, sailors, 1.0))
+        assert judged[chosen] == pytest.approx(judged.max(), abs=1e-12)
 
 
 def sea_dogs_state(barrels: int, turns) -> GameState:
