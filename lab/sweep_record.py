@@ -1,11 +1,13 @@
 """The record of the committed difficulty sweeps: how each was run and what it cost.
 
 ``python -m lab.sweep_record --out notebooks/results/sweeps.json RESULTS.sqlite:TABLE.csv.gz ...
-[--coverage coverage.json ...] [--confirm confirm.json ...]`` reads each physics-quality results file's
-options and its ``summary`` (wall time, CPU time, physics share: :mod:`kipp.analysis.physics_quality`) and
-writes them, keyed by the table's name, with the coverage checks' reports
-(:mod:`lab.coverage_check`, a list), the confirmations of the sweeps' extremes
-(:mod:`kipp.analysis.confirm`, a list) and the pilot's (:mod:`lab.pilot`) if given. The notebook
+[--coverage coverage.json ...] [--confirm confirm.json ...] [--update]`` reads each physics-quality
+results file's options and its ``summary`` (wall time, CPU time, physics share:
+:mod:`kipp.analysis.physics_quality`) and writes them, keyed by the table's name, with the
+coverage checks' reports (:mod:`lab.coverage_check`, a list), the confirmations of the sweeps'
+extremes (:mod:`kipp.analysis.confirm`, a list) and the pilot's (:mod:`lab.pilot`) if given. With
+``--update`` the other sweeps already in ``--out`` (and their checks) stay, so that one sweep can be
+made again without the others' results files. The notebook
 ``barrel_order_difficulty.ipynb`` reads it.
 """
 
@@ -38,8 +40,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--confirm", action="append", default=[],
                         help="the JSON report of python -m lab.confirm (repeatable)")
     parser.add_argument("--pilot", default=None, help="the JSON report of python -m lab.pilot")
+    parser.add_argument("--update", action="store_true",
+                        help="keep the other sweeps of --out (and their checks) and replace only these")
     args = parser.parse_args(argv)
     out: dict = {"sweeps": {}}
+    if args.update and Path(args.out).exists():
+        out = json.loads(Path(args.out).read_text())
     names = {}
     for item in args.sweeps:
         results, _, table = item.partition(":")
@@ -47,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         names[Path(results).resolve()] = name
         out["sweeps"][name] = {"file": Path(table).name, **record(results)}
     for key, paths in (("coverage", args.coverage), ("confirm", args.confirm)):
-        out[key] = []
+        out[key] = [report for report in out.get(key, []) if report["sweep"] not in names.values()]
         for path in paths:
             report = json.loads(Path(path).read_text())
             report["sweep"] = names.get(Path(report.pop("results")).resolve(), "?")

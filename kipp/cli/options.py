@@ -243,7 +243,7 @@ def referee_option(default: str | Callable[[], str], default_help: str | None = 
         "--referee", "referee_name", default=default, metavar="|".join(names),
         callback=lambda ctx, param, value: None if value is None else check_referee(value),
         help=f"Who decides crashes: {', '.join(names)} (physics is the ground truth; fast and hybrid "
-             f"are faster approximations, see `kipp bench`; exact is physics without its compound fast path, "
+             f"are faster approximations, see `kipp bench`; loop is physics without its compound fast path, "
              f"the referee `kipp play` animates and records) [default: {shown}].",
     )
 
