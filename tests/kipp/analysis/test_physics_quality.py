@@ -176,7 +176,7 @@ def test_a_killed_dask_worker_costs_only_its_task(tmp_path, finished):
     orders = sample_orders(40, 9, seed=1)
     marker, out = tmp_path / "died", tmp_path / "dask.sqlite"
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as cluster:
+                      dashboard_address=":0") as cluster:
         run_quality_sweep(_run(), orders, PARAMS, out, fast=functools.partial(DiesOnce, str(marker), KILL_AFTER),
                           physics=physics, workers=2, scheduler=cluster.scheduler_address)
     assert marker.exists()

@@ -91,7 +91,7 @@ def test_a_task_that_kills_its_dask_worker_every_time_stops_the_run():
 
     with dask.config.set({"distributed.scheduler.allowed-failures": 1}), \
             LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                         dashboard_address=None) as cluster:
+                         dashboard_address=":0") as cluster:
         with pytest.raises(ExecutorError, match=r"^a Dask worker died each of the 2 times one task ran"):
             with open_executor(2, cluster.scheduler_address) as executor:
                 run_tasks(executor, _square_but_3_kills_its_process, [(i,) for i in range(8)], max_in_flight=4,
@@ -137,7 +137,7 @@ def test_physics_counts_identical_for_1_worker_2_workers_and_dask(tmp_path):
     run_sweep(run, ORDERS, params, paths["one"], workers=1, chunk=1)
     run_sweep(run, ORDERS, params, paths["two"], workers=2, chunk=2)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as cluster:
+                      dashboard_address=":0") as cluster:
         run_sweep(run, ORDERS, params, paths["dask"], workers=2, scheduler=cluster.scheduler_address, chunk=2)
     one = _counts(paths["one"])
     assert len(one) == 3 and all(row[2] == 2 for row in one)
