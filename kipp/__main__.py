@@ -1,5 +1,5 @@
 """``python -m kipp``: the same as the ``kipp`` command (and named so in its messages)."""
 
-from kipp.cli import main
+from kipp.cli import run
 
-main(prog_name="kipp")
+run(prog_name="kipp")

@@ -89,6 +89,9 @@ def open_executor(workers: int = 1, scheduler: str | None = None) -> Iterator[cf
     pool = WorkerPool(workers)
     try:
         yield pool
+    except BaseException:
+        pool.terminate()  # the run stops (a failed task, Ctrl-C, SIGTERM): its workers' tasks are lost anyway
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -112,13 +115,23 @@ class WorkerPool(cf.Executor):
     def restart(self) -> str:
         """Replace the broken pool by a new one; return what ended the worker that died
         (``"signal 9"``, ``"exit code 1"``)."""
-        # The pool's processes are private, read only to name the cause; its other workers end by SIGTERM.
-        processes = list((getattr(self._pool, "_processes", None) or {}).values())
-        self._pool.shutdown(wait=True)
+        processes = self._processes()
+        self._pool.shutdown(wait=True)  # its other workers end by SIGTERM
         self._pool = self._new()
         codes = [p.exitcode for p in processes if p.exitcode not in (None, 0)]
         code = next((c for c in codes if c != -signal.SIGTERM), codes[0] if codes else None)
         return "cause unknown" if code is None else f"signal {-code}" if code < 0 else f"exit code {code}"
+
+    def terminate(self) -> None:
+        """End the worker processes now (SIGTERM), their tasks unfinished: for a run that stops.
+        Without it a stopped run's workers would play their tasks to the end, minutes of them."""
+        for process in self._processes():
+            process.terminate()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def _processes(self) -> list[multiprocessing.process.BaseProcess]:
+        # The pool's processes are private; read to name a cause of death and to stop them.
+        return list((getattr(self._pool, "_processes", None) or {}).values())
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)

@@ -5,6 +5,6 @@ group that imports each subcommand lazily. Only this package imports ``viewer`` 
 ``calibration``, inside the commands that need them.
 """
 
-from kipp.cli.main import main
+from kipp.cli.main import main, run
 
-__all__ = ["main"]
+__all__ = ["main", "run"]

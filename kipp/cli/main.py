@@ -10,6 +10,7 @@ error).
 from __future__ import annotations
 
 import importlib
+import signal
 
 import click
 
@@ -82,3 +83,16 @@ def main() -> None:
     (`kipp params` prints them), overridable with --params FILE on every subcommand
     that uses them. Bad input gets one "Error: ..." line and exit code 2.
     """
+
+
+def run(**options) -> None:
+    """The ``kipp`` command as a program (its console script, ``python -m kipp``): :func:`main`, where
+    SIGTERM stops it as Ctrl-C does. The stop unwinds, so a sweep's worker processes end with it
+    (they would otherwise play on for minutes) and its results file keeps the tasks it finished.
+    Exit code 143, as for a process SIGTERM ends. ``options`` go to click's ``main``."""
+    signal.signal(signal.SIGTERM, _stop)
+    main(**options)
+
+
+def _stop(signum: int, _frame) -> None:
+    raise SystemExit(128 + signum)
