@@ -123,11 +123,11 @@ class WorkerPool(cf.Executor):
         return "cause unknown" if code is None else f"signal {-code}" if code < 0 else f"exit code {code}"
 
     def terminate(self) -> None:
-        """End the worker processes now (SIGTERM), their tasks unfinished: for a run that stops.
-        Without it a stopped run's workers would play their tasks to the end, minutes of them."""
+        """End the worker processes now (SIGTERM), their tasks unfinished, for a run that stops
+        (:meth:`shutdown` then collects them). Without it a stopped run's workers would play
+        their tasks to the end, minutes of them."""
         for process in self._processes():
             process.terminate()
-        self._pool.shutdown(wait=True, cancel_futures=True)
 
     def _processes(self) -> list[multiprocessing.process.BaseProcess]:
         # The pool's processes are private; read to name a cause of death and to stop them.
