@@ -1,7 +1,8 @@
 """Do the physics-quality intervals cover physics? Held-out orders, each played with pure physics.
 
-``python -m lab.coverage_check --results FILE.sqlite --orders all --player casual
---holdout 60 --rounds 400`` draws ``--holdout`` orders of the sweep at random, plays each
+``python -m lab.coverage_check --results FILE.sqlite --holdout 60 --rounds 400`` draws
+``--holdout`` orders of the sweep at random (its orders, player model, variant and seed are read from
+the results file), plays each
 ``--rounds`` rounds with the physics referee alone, on rounds of their own (streams
 ``("holdout", k, ...)``, independent of every round the estimate used, and each order's
 different from every other's, so that the references' errors are independent), and compares. The
@@ -27,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kipp.analysis.confirm import sweep_settings
 from kipp.analysis.difficulty import RoundModel
 from kipp.analysis.export import write_json
 from kipp.analysis.orders import resolve_orders
@@ -78,10 +80,6 @@ def check(results: str, orders: list, model: RoundModel, seed: int, holdout: int
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lab.coverage_check", description=__doc__.splitlines()[0])
     parser.add_argument("--results", required=True, help="a finished physics-quality sweep (kipp tune --out)")
-    parser.add_argument("--orders", default="all", help="the sweep's --orders")
-    parser.add_argument("--barrels", type=int, default=12)
-    parser.add_argument("--player", default="casual")
-    parser.add_argument("--seed", type=int, default=1, help="the sweep's --seed")
     parser.add_argument("--holdout", type=int, default=60)
     parser.add_argument("--rounds", type=int, default=400)
     parser.add_argument("--workers", type=int, default=1)
@@ -89,10 +87,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reference", default=None, metavar="REPORT.json",
                         help="use the references of this earlier report (same orders and rounds) instead of playing")
     args = parser.parse_args(argv)
-    orders = resolve_orders(args.orders, args.barrels, args.seed)
-    reference = json.loads(Path(args.reference).read_text()) if args.reference else None
-    report = check(args.results, orders, RoundModel(barrels=args.barrels, player=args.player), args.seed,
-                   args.holdout, args.rounds, workers=args.workers, reference=reference)
+    try:
+        model, seed, order_spec, _ = sweep_settings(args.results)
+        reference = json.loads(Path(args.reference).read_text()) if args.reference else None
+    except (OSError, ValueError) as error:
+        print(f"Error: {error}", file=sys.stderr)
+        return 2
+    orders = resolve_orders(order_spec, model.barrels, seed)
+    report = check(args.results, orders, model, seed, args.holdout, args.rounds, workers=args.workers,
+                   reference=reference)
     for name in ("stacked", "completed"):
         r = report[name]
         print(f"{name}: strict {r['strict']}/{args.holdout} {np.round(r['strict_interval'], 3).tolist()}, "

@@ -45,11 +45,12 @@ themselves and the random effect ``tau^2`` (upper bound, as above) added for the
 The features are used only where they predict: the model with them is kept when its
 leave-one-out error over the sampled orders is below that of the mean alone (``d_o = a +
 u_o``) by more than 1.645 standard errors. Fitted to noise, 25 slopes widen the intervals
-(their variance adds about ``25 (v + tau^2) / m``) and explain nothing: on 2,000 orders
-of a ``casual`` sweep, 8 rounds each, the features lower the leave-one-out error of barrels
-stacked from 0.04647 to 0.04639 barrels^2 (noise alone: 0.0463), not significantly, and would
-widen an unsampled order's correction from 0.0025 to 0.0030 barrels^2; on 600 orders of a
-``skilled`` sweep they raise it (0.0768 to 0.0792).
+(their variance adds about ``25 (v + tau^2) / m``) and explain nothing: on physics revision 2
+(before the lens contacts), on 2,000 orders of a ``casual`` sweep, 8 rounds each, the features
+lowered the leave-one-out error of barrels stacked from 0.04647 to 0.04639 barrels^2 (noise
+alone: 0.0463), not significantly, and would have widened an unsampled order's correction from
+0.0025 to 0.0030 barrels^2; on 600 orders of a ``skilled`` sweep they raised it (0.0768 to
+0.0792). The committed sweeps of revision 3 sample 200 orders, too few to try them (20 per feature).
 
 *Top-up rounds* (for a target on every order's interval): after the planned rounds, an order
 whose interval is still too wide plays more fast rounds, as many as its round-to-round
