@@ -181,7 +181,12 @@ def quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Params
     return QualitySweep(result, confirmed)
 
 
+def game_words(model: RoundModel) -> str:
+    """The game a sweep played, in words: its barrels and whether the sailors turn half a revolution."""
+    return f"{model.barrels} barrels{', half turns' if model.half_turn else ''}"
+
+
 def describe(model: RoundModel, bot, n_orders: int) -> str:
     """What a sweep measured: the orders, barrels, variant and the player model's bot."""
-    return (f"{n_orders} orders, {model.barrels} barrels{', half turns' if model.half_turn else ''}; "
+    return (f"{n_orders} orders, {game_words(model)}; "
             f"player: {model.player} (aim {bot.aim}, sigma {bot.sigma_mm:g} mm, wild {bot.wild})")

@@ -235,22 +235,21 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
 def _one_referee(orders, orders_spec, model, bot, rounds, referee_name, params, seed, workers, scheduler, out, plot,
                  csv_out, top, no_progress) -> None:
     from kipp.analysis.plots import tune_figure
-    from kipp.analysis.tune import TuneRun, format_table, referee_sweep
+    from kipp.analysis.tune import TuneRun, format_table, game_words, referee_sweep
     from kipp.rules.replay import params_fingerprint
 
     run = TuneRun(model, seed, rounds, referee_name, params_fingerprint(params), orders_spec)
     with results_path(out) as path, sweep_errors(out):
         summaries = referee_sweep(run, orders, params, path, referee=options.referee_spec(referee_name),
                                   workers=workers, scheduler=scheduler, progress=not no_progress)
-    click.echo(f"{len(orders)} orders x {rounds} rounds, {model.barrels} barrels"
-               f"{', half turns' if model.half_turn else ''}; player: {model.player} (aim {bot.aim}, sigma "
-               f"{bot.sigma_mm:g} mm, wild {bot.wild}); referee {referee_name}; seed {seed}")
+    click.echo(f"{len(orders)} orders x {rounds} rounds, {game_words(model)}; player: {model.player} "
+               f"(aim {bot.aim}, sigma {bot.sigma_mm:g} mm, wild {bot.wild}); referee {referee_name}; seed {seed}")
     click.echo(format_table(summaries, top))
     if out is not None:
         click.echo(f"Counts of every order: {out}")
     if csv_out is not None:
         save_csv(summaries, csv_out, f"kipp tune, referee {referee_name}, {rounds} rounds per order, player "
-                                     f"{model.player}, seed {seed}")
+                                     f"{model.player}, {game_words(model)}, seed {seed}")
     if plot is not None:
         save_plot(tune_figure(summaries, f"{model.player}, {referee_name} referee, {rounds} rounds per order"), plot)
 
@@ -261,7 +260,7 @@ def _quality(orders, orders_spec, model, bot, plan, params, seed, workers, sched
     from kipp.analysis.physics_quality import format_quality, summaries
     from kipp.analysis.plots import tune_figure
     from kipp.analysis.quality_plan import QualityRun
-    from kipp.analysis.tune import describe, quality_sweep
+    from kipp.analysis.tune import describe, game_words, quality_sweep
     from kipp.rules.replay import params_fingerprint
 
     run = QualityRun(model, seed, plan, params_fingerprint(params), orders_spec)
@@ -278,7 +277,7 @@ def _quality(orders, orders_spec, model, bot, plan, params, seed, workers, sched
         click.echo(f"Totals of every order: {out}")
     if csv_out is not None:
         save_csv(summaries(result), csv_out, f"kipp tune, physics-quality estimate {plan}, player {model.player}, "
-                                             f"{model.barrels} barrels, seed {seed}, wall {result.wall_s:.0f} s, "
+                                             f"{game_words(model)}, seed {seed}, wall {result.wall_s:.0f} s, "
                                              f"physics share {result.physics_share:.3f}")
     if plot is not None:
         save_plot(tune_figure(summaries(result), f"{model.player}, physics quality ({plan.fast_rounds} fast rounds "

@@ -265,6 +265,18 @@ def test_cli_default_is_the_physics_quality_estimate(fast_referee, tmp_path):
     assert again.exit_code == 0 and again.output.splitlines()[3:] == result.output.splitlines()[3:]
 
 
+def test_the_csv_says_which_game_was_swept(fast_referee, tmp_path):
+    """The table's first line names the barrels and half turns: a half-turn sweep's table is not
+    mistaken for the full-turn one of the same orders."""
+    for variant, words in (([], "9 barrels, seed 0"), (["--half-turn"], "9 barrels, half turns, seed 0")):
+        table = tmp_path / f"t{len(variant)}.csv"
+        result = run("--orders", "sample:3", "--barrels", "9", *variant, "--rounds", "2", "--referee", "fast",
+                     "--workers", "1", "--no-progress", "--csv", str(table))
+        assert result.exit_code == 0, result.output
+        first = table.read_text().splitlines()[0]
+        assert first.startswith("# kipp tune") and words in first, first
+
+
 def test_cli_sampled_correction(fast_referee, tmp_path):
     """--physics-orders: a sample of the orders plays the paired rounds, every order gets an estimate."""
     table = tmp_path / "s.csv"
