@@ -16,16 +16,17 @@ def test_the_held_out_rounds_are_played_under_the_sweeps_own_variant_player_and_
     results = tmp_path / "sweep.sqlite"
     run = QualityRun(model, 7, Plan(), "test-params", "sample:30")
     ResultsStore.open(results, KIND, run.options(orders), COLUMNS).close()
-    seen = {}
+
+    class Handed(Exception):
+        """What main() hands to check(): the held-out orders are drawn from these and played under them."""
 
     def check(results, orders, model, seed, *args, **kwargs):
-        seen.update(orders=orders, model=model, seed=seed)
-        raise SystemExit(0)  # what is checked is what check() was handed
+        raise Handed(orders, model, seed)
 
     monkeypatch.setattr(coverage_check, "check", check)
-    with pytest.raises(SystemExit):
+    with pytest.raises(Handed) as handed:
         coverage_check.main(["--results", str(results), "--holdout", "2", "--rounds", "2"])
-    assert seen == {"orders": orders, "model": model, "seed": 7}
+    assert handed.value.args == (orders, model, 7)
 
 
 def test_a_file_that_is_no_sweep_is_one_error_line(tmp_path, capsys):
