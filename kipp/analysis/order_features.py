@@ -1,6 +1,6 @@
-"""Features of a barrel order that a designer can read, as a design matrix.
+"""Features of a barrel order that a designer can read, as design matrices.
 
-Per order: an intercept; which size sits at each position (one column per position but
+:func:`features` (the *layout*), per order: an intercept; which size sits at each position (one column per position but
 the top one and per size but ``small``: a position's size is the reference ``small``
 when both of its columns are 0, and the top position is fixed by the others); and three
 counts of neighbouring pairs: a small barrel directly on a large one, a large barrel
@@ -8,12 +8,24 @@ directly on a small one, two barrels of one size on each other. Used to pool the
 correction over similar orders (:mod:`kipp.analysis.multifidelity`) and to explain
 difficulty in the notebook.
 
+:func:`summary_features`, per order: an intercept; the mean position of the large barrels and
+of the medium ones; and which size stands at the bottom, on the deck. Four slopes instead of 25,
+so the sampled correction can try them on 100 sampled orders instead of 520; they carry the part
+of the physics correction the expert bot's towers share by how they are built. Measured on
+physics revision 3, the standard game, sampled correction of 200 orders x 80 rounds: they explain
+54% of the expert's order effect on barrels stacked out of sample (the layout could not be tried)
+and lower the mean squared error on 60 held-out orders, each with 400 physics rounds, from 0.0098
+to 0.0066 barrels^2 (reference noise removed); casual players with nine barrels and half turns,
+38% (0.0025 to 0.0016).
+
 >>> names = feature_names(12)
 >>> len(names), names[:3], names[-3:]
 (26, ['intercept', 'L at 1', 'M at 1'], ['S on L', 'L on S', 'same on same'])
 >>> row = features([("large",) * 4 + ("medium",) * 4 + ("small",) * 4])[0]
 >>> [int(v) for v in row[-3:]]
 [0, 0, 9]
+>>> summary_features([("medium", "large", "small", "large")]).tolist()
+[[1.0, 3.0, 1.0, 0.0, 1.0]]
 """
 
 from __future__ import annotations
@@ -21,6 +33,10 @@ from __future__ import annotations
 import numpy as np
 
 _CODE = {"large": 0, "medium": 1, "small": 2}
+
+
+SUMMARY_NAMES = ["intercept", "L mean position", "M mean position", "L at bottom", "M at bottom"]
+"""Column names of :func:`summary_features` (positions from 1 = bottom)."""
 
 
 def feature_names(length: int) -> list[str]:
@@ -40,3 +56,17 @@ def features(orders: list[tuple[str, ...]]) -> np.ndarray:
     columns += [((below == 0) & (above == 2)).sum(axis=1), ((below == 2) & (above == 0)).sum(axis=1),
                 (below == above).sum(axis=1)]
     return np.column_stack(columns).astype(float)
+
+
+def summary_features(orders: list[tuple[str, ...]]) -> np.ndarray:
+    """The design matrix (orders x :data:`SUMMARY_NAMES`), float: mean positions from 1 = bottom
+    (an order without medium barrels, none in the game, would get nan)."""
+    codes = np.array([[_CODE[size] for size in order] for order in orders], dtype=np.int8)
+    position = np.arange(1, codes.shape[1] + 1)
+    mean_position = [(position * (codes == c)).sum(axis=1) / (codes == c).sum(axis=1) for c in (0, 1)]
+    return np.column_stack([np.ones(len(codes)), *mean_position, codes[:, 0] == 0, codes[:, 0] == 1]).astype(float)
+
+
+CORRECTION_FEATURES = {"summary": summary_features, "layout": features}
+"""The feature sets the physics correction can use, by name
+(:attr:`kipp.analysis.quality_plan.Plan.correction_features`)."""

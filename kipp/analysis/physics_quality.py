@@ -46,9 +46,8 @@ import numpy as np
 
 from kipp.analysis.difficulty import Difficulty, RefereeSpec, ranking_verdict
 from kipp.analysis.multifidelity import Estimate, Totals, estimate, rounds_needed
-from kipp.analysis.order_features import features
 from kipp.analysis.orders import order_text
-from kipp.analysis.quality_plan import METRICS, TOPUP_MOST, Plan, QualityRun, sampled_orders
+from kipp.analysis.quality_plan import METRICS, TOPUP_MOST, Plan, QualityRun, correction_design, plan_of, sampled_orders
 from kipp.analysis.quality_tasks import QualityTask, TaskDone, TaskSetting, TopupRound, play_task, tasks_of
 from kipp.analysis.results_store import ResultsFileError, ResultsStore
 from kipp.analysis.shared_rounds import order_codes
@@ -154,7 +153,7 @@ def run_quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Pa
         rows = list(store.rows())
         totals = _metrics_totals(store.totals(), len(orders), run.plan, run.seed, TOPUP_STAGES)
         fast_rounds = totals["stacked"].fast_rounds_per_order()
-        estimates = {m: estimate(t, features(orders)) for m, t in totals.items()}
+        estimates = {m: estimate(t, correction_design(run.plan, orders)) for m, t in totals.items()}
         store.write_meta("summary", json.dumps({
             "estimator": "physics quality (kipp.analysis.multifidelity)", "orders": len(orders),
             **asdict(run.plan), "tasks": len(rows), "wall_s": _wall_s(rows), "cpu_s": sum(r[2] for r in rows),
@@ -232,7 +231,7 @@ def _run_topup(run: QualityRun, orders, codes: bytes, length: int, params: Param
     """Play the top-up stages still to play (see the module docstring); return the rounds played."""
     n = len(orders)
     table = np.frombuffer(codes, dtype=np.int8).reshape(n, length)
-    x = features(orders)
+    x = correction_design(run.plan, orders)
     ran = 0
     for stage in topup_stages(store.totals, n, run.plan, run.seed, x):
         todo = [j for j in stage.rounds() if TopupRound.label_of(stage.stage, j) not in done]
@@ -289,12 +288,11 @@ def read_quality(out: str | Path, orders: list[tuple[str, ...]]) -> QualityResul
     with ResultsStore.read(out, KIND) as store:
         meta = store.meta()
         options = json.loads(meta["options"])
-        plan = Plan(**{k: options.get(k, default) for k, default in asdict(Plan()).items() if k != "half_widths"},
-                    half_widths=json.loads(meta["half_widths"]) if "half_widths" in meta else None)
+        plan = plan_of(options, json.loads(meta["half_widths"]) if "half_widths" in meta else None)
         totals = store.totals()
         rows = list(store.rows())
     n = len(orders)
-    x = features(orders)
+    x = correction_design(plan, orders)
     planned = len(tasks_of(plan))
     if len(rows) < planned:
         raise ValueError(f"{out}: {len(rows)} of {planned} tasks done; rerun to finish")
@@ -361,9 +359,11 @@ def format_quality(result: QualityResult, top: int = 10) -> str:
     s_half = (np.array([s.stacked_high for s in rows]) - np.array([s.stacked_low for s in rows])) / 2
     if plan.paired_orders:
         models = "; ".join(
-            f"{name}: " + (f"the orders' features ({est.features_explain:.0%} of the order effect, out of sample)"
-                           if est.features_used else "their mean (the features did not predict it)"
-                           if est.features_explain == 0 else "their mean (too few orders to try the features)")
+            f"{name}: " + (f"the orders' {plan.correction_features} features ({est.features_explain:.0%} of the "
+                           "order effect, out of sample)" if est.features_used else
+                           f"their mean (the {plan.correction_features} features did not predict it)"
+                           if est.features_explain == 0 else
+                           f"their mean (too few orders to try the {plan.correction_features} features)")
             for name, est in (("barrels stacked", result.stacked), ("P(complete)", result.completed)))
         design = (f"Every order played {plan.fast_rounds} fast rounds; {plan.paired_orders:,} orders drawn at random "
                   f"each played {plan.paired_rounds} rounds of their own with both referees (the level, and the "

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from kipp.analysis.difficulty import RoundModel
+from kipp.analysis.order_features import CORRECTION_FEATURES
 from kipp.analysis.orders import order_index
 from sim.seeds import stream
 
@@ -64,6 +65,12 @@ class Plan:
     own with both referees, and ``physics_anchors`` is not used (the sample fixes the level).
     For sweeps whose physics rounds of all orders cost too much (long towers share few
     prefixes cut short by a crash)."""
+    correction_features: str = "summary"
+    """The orders' features the correction's model may use
+    (:data:`kipp.analysis.order_features.CORRECTION_FEATURES`): ``summary`` (where the large and
+    medium barrels sit on average, and the bottom barrel's size), or ``layout`` (every position's
+    size and the neighbour counts: the only set before the summary, so a results file that does not
+    name one was made with it, :data:`LEGACY_OPTIONS`)."""
     half_widths: tuple[float, float] | None = None
     """None: the planned rounds only. (barrels, P): then top-up rounds until every order's 95%
     half-width is at most ``barrels`` barrels stacked and ``P`` on P(complete), as far as fast
@@ -99,10 +106,28 @@ class Plan:
         anchors = self.fast_anchors if self.paired_orders else min(self.physics_anchors, self.fast_anchors)
         if self.fast_rounds < 2 or self.paired_rounds < 2 or anchors < 2 or self.paired_orders == 1:
             raise ValueError(f"every kind of round needs at least 2 rounds (and a sample 2 orders): {self}")
+        if self.correction_features not in CORRECTION_FEATURES:
+            raise ValueError(f"correction_features: one of {', '.join(CORRECTION_FEATURES)}, "
+                             f"got {self.correction_features!r}")
         if self.half_widths is not None:
             object.__setattr__(self, "half_widths", tuple(float(h) for h in self.half_widths))
             if len(self.half_widths) != 2 or min(self.half_widths) <= 0:
                 raise ValueError(f"half_widths: two positive numbers (barrels, P), got {self.half_widths}")
+
+
+LEGACY_OPTIONS = {"correction_features": "layout"}
+"""Plan fields a results file may not name, with the value it was made with (:func:`plan_of`)."""
+
+
+def plan_of(options: dict, half_widths: tuple[float, float] | None) -> Plan:
+    """The :class:`Plan` a results file's ``options`` (:meth:`QualityRun.options`) were made with."""
+    return Plan(**{k: options.get(k, LEGACY_OPTIONS.get(k, default)) for k, default in asdict(Plan()).items()
+                   if k != "half_widths"}, half_widths=half_widths)
+
+
+def correction_design(plan: Plan, orders: list[tuple[str, ...]]) -> np.ndarray:
+    """The features (intercept first) the plan's correction may use, for ``orders``."""
+    return CORRECTION_FEATURES[plan.correction_features](orders)
 
 
 @dataclass(frozen=True)

@@ -117,8 +117,9 @@ def _orders(spec: str, barrels: int, seed: int) -> list[tuple[str, ...]]:
 @click.option("--physics-orders", default=None, metavar="N|all", callback=_physics_orders,
               help="Physics-quality estimate: play the correction on N orders drawn at random instead (all: on "
                    "every order), each --physics-rounds rounds of its own with both referees; a model of it "
-                   "carries it to the rest (on the orders' features where they predict it out of sample, tried "
-                   "from 20 sampled orders per feature on, 520 with twelve barrels; else its mean), with an order "
+                   "carries it to the rest (on the orders' summary features, where the large and medium barrels "
+                   "sit on average and which size is at the bottom, where they predict it out of sample, "
+                   "tried from 100 sampled orders on; else its mean), with an order "
                    "effect in the intervals, and the sample fixes the level (no physics anchors). For large "
                    "sweeps: the physics rounds of every order cost the more, and the less predictably, the "
                    "longer towers stand (they share few prefixes that a crash cuts short) "
