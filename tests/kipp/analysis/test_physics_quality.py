@@ -210,6 +210,23 @@ def test_a_finished_sweep_tops_up_to_the_same_totals(tmp_path, finished):
         run_quality_sweep(_run(plan=TOPPED), orders, PARAMS, later, fast=fast, physics=physics)
 
 
+def test_a_results_file_that_names_no_feature_set_reads_with_the_layout_it_was_made_with(tmp_path):
+    """Files made before the summary features carried the correction on the layout (or their
+    mean): read today, they keep that model and their own top-up plan, while a new file names
+    the summary."""
+    orders = sample_orders(40, 9, seed=1)
+    old, new = tmp_path / "old.sqlite", tmp_path / "new.sqlite"
+    run_quality_sweep(_run(plan=replace(TOPPED, correction_features="layout")), orders, PARAMS, old, fast=fast,
+                      physics=physics)
+    run_quality_sweep(_run(plan=TOPPED), orders, PARAMS, new, fast=fast, physics=physics)
+    with sqlite3.connect(old) as db:  # as the file was written before the option existed
+        options = json.loads(db.execute("SELECT value FROM meta WHERE key = 'options'").fetchone()[0])
+        del options["correction_features"]
+        db.execute("UPDATE meta SET value = ? WHERE key = 'options'", (json.dumps(options),))
+    assert read_quality(old, orders).plan.correction_features == "layout"
+    assert read_quality(new, orders).plan.correction_features == "summary"
+
+
 @functools.cache
 def _brute_force_truth() -> tuple[np.ndarray, np.ndarray]:
     """Barrels stacked per order under the stand-in physics over 500 rounds of their own, and
