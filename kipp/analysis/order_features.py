@@ -1,8 +1,8 @@
 """Features of a barrel order that a designer can read, as design matrices.
 
-:func:`features` (the *layout*), per order: an intercept; which size sits at each position (one column per position but
-the top one and per size but ``small``: a position's size is the reference ``small``
-when both of its columns are 0, and the top position is fixed by the others); and three
+:func:`features` (the *layout*), per order: an intercept; which size sits at each position
+(one column per position but the top one and per size but ``small``: a position's size is the
+reference ``small`` when both of its columns are 0, and the top position is fixed by the others); and three
 counts of neighbouring pairs: a small barrel directly on a large one, a large barrel
 directly on a small one, two barrels of one size on each other. Used to pool the physics
 correction over similar orders (:mod:`kipp.analysis.multifidelity`) and to explain
@@ -11,12 +11,12 @@ difficulty in the notebook.
 :func:`summary_features`, per order: an intercept; the mean position of the large barrels and
 of the medium ones; and which size stands at the bottom, on the deck. Four slopes instead of 25,
 so the sampled correction can try them on 100 sampled orders instead of 520; they carry the part
-of the physics correction the expert bot's towers share by how they are built. Measured on
-physics revision 3, the standard game, sampled correction of 200 orders x 80 rounds: they explain
-54% of the expert's order effect on barrels stacked out of sample (the layout could not be tried)
-and lower the mean squared error on 60 held-out orders, each with 400 physics rounds, from 0.0098
-to 0.0066 barrels^2 (reference noise removed); casual players with nine barrels and half turns,
-38% (0.0025 to 0.0016).
+of the physics correction that orders built alike share. Measured on physics revision 3, sampled
+correction of 200 orders x 80 rounds (seed 1): they explain 59% of the expert's order effect on
+barrels stacked in the standard game out of sample (the layout cannot be tried on 200), and lower
+the mean squared error of the estimate on 60 held-out orders, each with 400 physics rounds, from
+0.0098 to 0.0066 barrels^2 (the reference's noise taken off); casual players with nine barrels and
+half turns: 43%, and 0.0025 to 0.0016.
 
 >>> names = feature_names(12)
 >>> len(names), names[:3], names[-3:]
