@@ -80,7 +80,7 @@ class Plan:
     @classmethod
     def for_orders(cls, n_orders: int, *, fast_rounds: int | None = None, paired_rounds: int | None = None,
                    paired_orders: int | None = None, physics_anchors: int = 2000,
-                   half_widths: tuple[float, float] | None = None) -> "Plan":
+                   half_widths: tuple[float, float] | None = None, correction_features: str = "summary") -> "Plan":
         """The plan ``kipp tune`` runs for a sweep of ``n_orders`` orders, each count None taking its
         default: the sampled correction (:data:`SAMPLED_ORDERS` orders x :data:`SAMPLED_ROUNDS`
         rounds) above :data:`SAMPLED_FROM` orders, else paired rounds of every order (``paired_orders``
@@ -100,7 +100,7 @@ class Plan:
             fast_rounds = TOPPED_FAST_ROUNDS if half_widths else cls.fast_rounds
         return cls(fast_rounds=fast_rounds, paired_rounds=paired_rounds, physics_anchors=physics_anchors,
                    fast_anchors=FAST_ANCHORS_PER_PHYSICS * physics_anchors, paired_orders=paired_orders,
-                   half_widths=half_widths)
+                   half_widths=half_widths, correction_features=correction_features)
 
     def __post_init__(self) -> None:
         anchors = self.fast_anchors if self.paired_orders else min(self.physics_anchors, self.fast_anchors)

@@ -117,14 +117,20 @@ def _orders(spec: str, barrels: int, seed: int) -> list[tuple[str, ...]]:
 @click.option("--physics-orders", default=None, metavar="N|all", callback=_physics_orders,
               help="Physics-quality estimate: play the correction on N orders drawn at random instead (all: on "
                    "every order), each --physics-rounds rounds of its own with both referees; a model of it "
-                   "carries it to the rest (on the orders' summary features, where the large and medium barrels "
-                   "sit on average and which size is at the bottom, where they predict it out of sample, "
-                   "tried from 100 sampled orders on; else its mean), with an order "
+                   "carries it to the rest (on the orders' --correction-features where they predict it out of "
+                   "sample; else its mean), with an order "
                    "effect in the intervals, and the sample fixes the level (no physics anchors). For large "
                    "sweeps: the physics rounds of every order cost the more, and the less predictably, the "
                    "longer towers stand (they share few prefixes that a crash cuts short) "
                    f"[default: every order when at most {SAMPLED_FROM:,} are swept, else {SAMPLED_ORDERS:,} drawn "
                    "at random].")
+@click.option("--correction-features", default="summary", show_default=True,
+              type=click.Choice(["summary", "layout"]),
+              help="Physics-quality estimate: the orders' features the correction's model may use, where they "
+                   "predict it out of sample: summary (where the large and the medium barrels sit on average, "
+                   "and which size is at the bottom; tried from 100 sampled orders on) or layout (which size "
+                   "sits at each position, and which sizes stand on which; from 520 with twelve barrels: the "
+                   "sweeps made before the summary, which their results files do not name).")
 @click.option("--anchors", default=str(Plan.physics_anchors), show_default=True, metavar="A",
               callback=whole_number("--anchors", 2, MAX_ROUNDS),
               help="Physics-quality estimate: rounds of randomly drawn orders played by both referees, which "
@@ -164,9 +170,9 @@ def _orders(spec: str, barrels: int, seed: int) -> list[tuple[str, ...]]:
                    "are also those whose noise pointed that way, so their values can be off by more than their "
                    "intervals) [default: no confirmation].")
 @progress_option
-def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physics_orders: int | None, anchors: int,
-         half_widths: tuple[float, float] | None, find: str | None, barrels: int,
-         half_turn: bool, player: str, sigma_mm: str | None, wild: str | None, seed: int,
+def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physics_orders: int | None,
+         correction_features: str, anchors: int, half_widths: tuple[float, float] | None, find: str | None,
+         barrels: int, half_turn: bool, player: str, sigma_mm: str | None, wild: str | None, seed: int,
          params: Params | None, referee_name: str | None, workers: int | None, scheduler: str | None,
          out: str | None, plot: str | None, csv_out: str | None, top: int, confirm_top: int | None,
          no_progress: bool) -> None:
@@ -225,7 +231,8 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
         if physics_orders and physics_orders > len(orders):
             raise UserError(f"--physics-orders: {physics_orders:,} is more than the {len(orders):,} orders swept")
         plan = Plan.for_orders(len(orders), fast_rounds=rounds, paired_rounds=physics_rounds,
-                               paired_orders=physics_orders, physics_anchors=anchors, half_widths=half_widths)
+                               paired_orders=physics_orders, physics_anchors=anchors, half_widths=half_widths,
+                               correction_features=correction_features)
         _quality(orders, orders_spec, model, bot, plan, params, seed, workers, scheduler, out, plot, csv_out, top,
                  confirm_top, no_progress)
     else:

@@ -284,8 +284,13 @@ def test_cli_sampled_correction(fast_referee, tmp_path):
                  "--physics-orders", "12", "--anchors", "20", "--workers", "1", "--no-progress", "--csv", str(table))
     assert result.exit_code == 0, result.output
     assert "12 orders drawn at random each played 3 rounds of their own with both referees" in result.output
+    assert "too few orders to try the summary features" in result.output  # 5 columns: from 100 orders on
     rows = read_csv(table)
     assert len(rows) == 30 and all(r["stacked_low"] <= r["mean_stacked"] <= r["stacked_high"] for r in rows)
+    layout = run("--orders", "sample:30", "--barrels", "9", "--rounds", "6", "--physics-rounds", "3",
+                 "--physics-orders", "12", "--anchors", "20", "--workers", "1", "--no-progress",
+                 "--correction-features", "layout")
+    assert layout.exit_code == 0 and "too few orders to try the layout features" in layout.output, layout.output
 
 
 def test_cli_half_widths_top_up_the_wide_orders(fast_referee):

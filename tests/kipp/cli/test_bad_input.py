@@ -143,6 +143,8 @@ ROWS = [
     ("tune-workers-huge", ["tune", "--workers", "100000"], "--workers: expected a whole number from 1 to 256"),
     ("tune-sigma-huge", ["tune", "--sigma-mm", "50"], "--sigma-mm: expected a number >= 0 and <= 20"),
     ("tune-sigma-nan", ["tune", "--sigma-mm", "nan"], "--sigma-mm: expected a number"),
+    ("tune-correction-features-unknown", ["tune", "--correction-features", "cells"],
+     "'cells' is not one of 'summary', 'layout'"),
     ("tune-rounds-unicode-digits", ["tune", "--rounds", "\u0663"], "--rounds: expected a whole number"),
     ("calibrate-draws-huge", ["calibrate", "stray.toml", "--out", "o.toml", "--draws", "10000000"], "'--draws'"),
     ("game-seed-negative", ["game", "--seed", "-3", *FAST], "'--seed': -3 is not in the range"),
