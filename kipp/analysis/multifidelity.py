@@ -54,7 +54,7 @@ alone: 0.0463), not significantly, and would have widened an unsampled order's c
 too many to try on the 200 sampled orders of the sweeps of revision 3 (20 per feature). The
 sweeps now carry the correction on the four *summary* features
 (:func:`kipp.analysis.order_features.summary_features`, tried from 100 sampled orders on),
-which a results file names (:attr:`kipp.analysis.quality_plan.Plan.correction_features`).
+(:attr:`kipp.analysis.quality_plan.Plan.correction_features`).
 Refitted on the revision-3 sweeps of seed 1, the summary passes the test for barrels stacked
 where there is an order effect to explain: expert, standard game, 59% of it out of sample (its
 upper bound 0.070 to 0.049 barrels, the floor under an unsampled order's half-width +-0.136 to

@@ -65,12 +65,15 @@ class Plan:
     own with both referees, and ``physics_anchors`` is not used (the sample fixes the level).
     For sweeps whose physics rounds of all orders cost too much (long towers share few
     prefixes cut short by a crash)."""
-    correction_features: str = "summary"
+    correction_features: str = "layout"
     """The orders' features the correction's model may use
-    (:data:`kipp.analysis.order_features.CORRECTION_FEATURES`): ``summary`` (where the large and
-    medium barrels sit on average, and the bottom barrel's size), or ``layout`` (every position's
-    size and the neighbour counts: the only set before the summary, so a results file that does not
-    name one was made with it, :data:`LEGACY_OPTIONS`)."""
+    (:data:`kipp.analysis.order_features.CORRECTION_FEATURES`): ``layout`` (which size sits at each
+    position, and the neighbour counts: 25 slopes with twelve barrels, used by the pooled correction
+    from 20 orders per column on and tried by the sampled one from 20 sampled orders per column on),
+    or ``summary`` (where the large and
+    medium barrels sit on average, and the bottom barrel's size: tried by the sampled correction
+    from 100 sampled orders on, :meth:`for_orders`' choice for it). A results file names it only
+    when it is not ``layout``, so the files made before it existed read and resume as they were."""
     half_widths: tuple[float, float] | None = None
     """None: the planned rounds only. (barrels, P): then top-up rounds until every order's 95%
     half-width is at most ``barrels`` barrels stacked and ``P`` on P(complete), as far as fast
@@ -80,12 +83,14 @@ class Plan:
     @classmethod
     def for_orders(cls, n_orders: int, *, fast_rounds: int | None = None, paired_rounds: int | None = None,
                    paired_orders: int | None = None, physics_anchors: int = 2000,
-                   half_widths: tuple[float, float] | None = None, correction_features: str = "summary") -> "Plan":
+                   half_widths: tuple[float, float] | None = None,
+                   correction_features: str | None = None) -> "Plan":
         """The plan ``kipp tune`` runs for a sweep of ``n_orders`` orders, each count None taking its
         default: the sampled correction (:data:`SAMPLED_ORDERS` orders x :data:`SAMPLED_ROUNDS`
         rounds) above :data:`SAMPLED_FROM` orders, else paired rounds of every order (``paired_orders``
         0, 12 rounds); :data:`TOPPED_FAST_ROUNDS` fast rounds with ``half_widths``, else 300; and
-        :data:`FAST_ANCHORS_PER_PHYSICS` fast anchors per physics anchor.
+        :data:`FAST_ANCHORS_PER_PHYSICS` fast anchors per physics anchor; the ``summary`` features for the
+        sampled correction (the layout's 25 slopes need 520 sampled orders), else the ``layout``.
 
         >>> Plan.for_orders(34650).paired_orders, Plan.for_orders(34650).paired_rounds
         (200, 80)
@@ -98,6 +103,8 @@ class Plan:
             paired_rounds = SAMPLED_ROUNDS if paired_orders else cls.paired_rounds
         if fast_rounds is None:
             fast_rounds = TOPPED_FAST_ROUNDS if half_widths else cls.fast_rounds
+        if correction_features is None:
+            correction_features = "summary" if paired_orders else cls.correction_features
         return cls(fast_rounds=fast_rounds, paired_rounds=paired_rounds, physics_anchors=physics_anchors,
                    fast_anchors=FAST_ANCHORS_PER_PHYSICS * physics_anchors, paired_orders=paired_orders,
                    half_widths=half_widths, correction_features=correction_features)
@@ -115,13 +122,9 @@ class Plan:
                 raise ValueError(f"half_widths: two positive numbers (barrels, P), got {self.half_widths}")
 
 
-LEGACY_OPTIONS = {"correction_features": "layout"}
-"""Plan fields a results file may not name, with the value it was made with (:func:`plan_of`)."""
-
-
 def plan_of(options: dict, half_widths: tuple[float, float] | None) -> Plan:
     """The :class:`Plan` a results file's ``options`` (:meth:`QualityRun.options`) were made with."""
-    return Plan(**{k: options.get(k, LEGACY_OPTIONS.get(k, default)) for k, default in asdict(Plan()).items()
+    return Plan(**{k: options.get(k, default) for k, default in asdict(Plan()).items()
                    if k != "half_widths"}, half_widths=half_widths)
 
 
@@ -144,8 +147,8 @@ class QualityRun:
 
     def options(self, orders: list[tuple[str, ...]]) -> dict:
         digest = hashlib.sha256(",".join(str(order_index(o)) for o in orders).encode()).hexdigest()[:16]
-        plan = {k: v for k, v in asdict(self.plan).items()
-                if k != "half_widths" and (k != "paired_orders" or v)}
+        plan = {k: v for k, v in asdict(self.plan).items() if k != "half_widths" and (k != "paired_orders" or v)
+                and (k != "correction_features" or v != "layout")}  # as before either existed
         return {**asdict(self.model), **plan, "seed": self.seed, "params": self.params_id,
                 "orders": self.orders_spec, "orders_digest": digest, "fast": self.fast, "physics": self.physics}
 

@@ -124,13 +124,12 @@ def _orders(spec: str, barrels: int, seed: int) -> list[tuple[str, ...]]:
                    "longer towers stand (they share few prefixes that a crash cuts short) "
                    f"[default: every order when at most {SAMPLED_FROM:,} are swept, else {SAMPLED_ORDERS:,} drawn "
                    "at random].")
-@click.option("--correction-features", default="summary", show_default=True,
-              type=click.Choice(["summary", "layout"]),
-              help="Physics-quality estimate: the orders' features the correction's model may use, where they "
-                   "predict it out of sample: summary (where the large and the medium barrels sit on average, "
-                   "and which size is at the bottom; tried from 100 sampled orders on) or layout (which size "
-                   "sits at each position, and which sizes stand on which; from 520 with twelve barrels: the "
-                   "sweeps made before the summary, which their results files do not name).")
+@click.option("--correction-features", default=None, type=click.Choice(["summary", "layout"]),
+              help="Physics-quality estimate: the orders' features the correction's model may use: summary "
+                   "(where the large and the medium barrels sit on average, and which size is at the bottom; "
+                   "tried from 100 sampled orders on) or layout (which size sits at each position, and which "
+                   "sizes stand on which; from 520 orders with twelve barrels: the only set before the summary) "
+                   "[default: summary with --physics-orders sampling, else layout].")
 @click.option("--anchors", default=str(Plan.physics_anchors), show_default=True, metavar="A",
               callback=whole_number("--anchors", 2, MAX_ROUNDS),
               help="Physics-quality estimate: rounds of randomly drawn orders played by both referees, which "
@@ -171,7 +170,7 @@ def _orders(spec: str, barrels: int, seed: int) -> list[tuple[str, ...]]:
                    "intervals) [default: no confirmation].")
 @progress_option
 def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physics_orders: int | None,
-         correction_features: str, anchors: int, half_widths: tuple[float, float] | None, find: str | None,
+         correction_features: str | None, anchors: int, half_widths: tuple[float, float] | None, find: str | None,
          barrels: int, half_turn: bool, player: str, sigma_mm: str | None, wild: str | None, seed: int,
          params: Params | None, referee_name: str | None, workers: int | None, scheduler: str | None,
          out: str | None, plot: str | None, csv_out: str | None, top: int, confirm_top: int | None,

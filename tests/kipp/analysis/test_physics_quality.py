@@ -212,19 +212,28 @@ def test_a_finished_sweep_tops_up_to_the_same_totals(tmp_path, finished):
 
 def test_a_results_file_that_names_no_feature_set_reads_with_the_layout_it_was_made_with(tmp_path):
     """Files made before the summary features carried the correction on the layout (or their
-    mean): read today, they keep that model and their own top-up plan, while a new file names
-    the summary."""
+    mean) and do not name a feature set: read today, they keep that model and their own top-up
+    plan, and a sweep on the layout still writes them so; a sweep on the summary names it."""
     orders = sample_orders(40, 9, seed=1)
     old, new = tmp_path / "old.sqlite", tmp_path / "new.sqlite"
-    run_quality_sweep(_run(plan=replace(TOPPED, correction_features="layout")), orders, PARAMS, old, fast=fast,
+    run_quality_sweep(_run(plan=TOPPED), orders, PARAMS, old, fast=fast, physics=physics)
+    run_quality_sweep(_run(plan=replace(TOPPED, correction_features="summary")), orders, PARAMS, new, fast=fast,
                       physics=physics)
-    run_quality_sweep(_run(plan=TOPPED), orders, PARAMS, new, fast=fast, physics=physics)
-    with sqlite3.connect(old) as db:  # as the file was written before the option existed
-        options = json.loads(db.execute("SELECT value FROM meta WHERE key = 'options'").fetchone()[0])
-        del options["correction_features"]
-        db.execute("UPDATE meta SET value = ? WHERE key = 'options'", (json.dumps(options),))
+    named = []
+    for path in (old, new):
+        with ResultsStore.read(path, KIND) as store:
+            named.append(json.loads(store.meta()["options"]).get("correction_features"))
+    assert named == [None, "summary"]
     assert read_quality(old, orders).plan.correction_features == "layout"
     assert read_quality(new, orders).plan.correction_features == "summary"
+
+
+def test_a_large_sweep_carries_the_correction_on_the_summary_features():
+    """kipp tune's plan: the sampled correction tries the summary features (the layout's 25 slopes
+    need 520 sampled orders); paired rounds of every order keep the layout, as before."""
+    assert Plan.for_orders(34650).correction_features == "summary"
+    assert Plan.for_orders(500).correction_features == "layout"
+    assert Plan.for_orders(34650, correction_features="layout").correction_features == "layout"
 
 
 @functools.cache
