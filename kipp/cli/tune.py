@@ -137,7 +137,7 @@ def _orders(spec: str, barrels: int, seed: int) -> list[tuple[str, ...]]:
 @click.option("--half-widths", default=None, metavar="BARRELS,P", callback=_half_widths,
               help="Physics-quality estimate: after the planned rounds, give every order whose 95% interval is "
                    "still wider than BARRELS barrels stacked or P on P(complete) more fast rounds, as many as its "
-                   "variance says it needs (in up to 8 top-up stages, at most 8 x --rounds per order; an order "
+                   "variance says it needs (in up to 12 top-up stages, at most 8 x --rounds per order; an order "
                    "whose correction alone is wider gets none), e.g. 0.15,0.07 [default: the planned rounds only].")
 @click.option("--find", "find", default=None, metavar="hardest:N,easiest:M",
               help="Race instead of sweeping: find the N hardest and M easiest orders (fewest / most barrels "
