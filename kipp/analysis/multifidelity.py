@@ -52,9 +52,9 @@ alone: 0.0463), not significantly, and would have widened an unsampled order's c
 0.0025 to 0.0030 barrels^2; on 600 orders of a ``skilled`` sweep they raised it (0.0768 to
 0.0792). Those were the 25 *layout* features (:func:`kipp.analysis.order_features.features`),
 too many to try on the 200 sampled orders of the sweeps of revision 3 (20 per feature). The
-sweeps now carry the correction on the four *summary* features
-(:func:`kipp.analysis.order_features.summary_features`, tried from 100 sampled orders on),
-(:attr:`kipp.analysis.quality_plan.Plan.correction_features`).
+sampled correction now tries the four *summary* features instead
+(:func:`kipp.analysis.order_features.summary_features`, from 100 sampled orders on;
+:attr:`kipp.analysis.quality_plan.Plan.correction_features`).
 Refitted on the revision-3 sweeps of seed 1, the summary passes the test for barrels stacked
 where there is an order effect to explain: expert, standard game, 59% of it out of sample (its
 upper bound 0.070 to 0.049 barrels, the floor under an unsampled order's half-width +-0.136 to

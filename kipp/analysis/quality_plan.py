@@ -70,10 +70,10 @@ class Plan:
     (:data:`kipp.analysis.order_features.CORRECTION_FEATURES`): ``layout`` (which size sits at each
     position, and the neighbour counts: 25 slopes with twelve barrels, used by the pooled correction
     from 20 orders per column on and tried by the sampled one from 20 sampled orders per column on),
-    or ``summary`` (where the large and
-    medium barrels sit on average, and the bottom barrel's size: tried by the sampled correction
-    from 100 sampled orders on, :meth:`for_orders`' choice for it). A results file names it only
-    when it is not ``layout``, so the files made before it existed read and resume as they were."""
+    or ``summary`` (where the large and medium barrels sit on average, and the bottom barrel's size:
+    tried by the sampled correction from 100 sampled orders on, :meth:`for_orders`' choice for it).
+    A results file names it only when it is not ``layout``, so the files made before it existed read
+    and resume as they were."""
     half_widths: tuple[float, float] | None = None
     """None: the planned rounds only. (barrels, P): then top-up rounds until every order's 95%
     half-width is at most ``barrels`` barrels stacked and ``P`` on P(complete), as far as fast
