@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from kipp.analysis.orders import mean_position
+
 _CODE = {"large": 0, "medium": 1, "small": 2}
 
 
@@ -60,11 +62,9 @@ def features(orders: list[tuple[str, ...]]) -> np.ndarray:
 
 def summary_features(orders: list[tuple[str, ...]]) -> np.ndarray:
     """The design matrix (orders x :data:`SUMMARY_NAMES`), float: mean positions from 1 = bottom
-    (an order without medium barrels, none in the game, would get nan)."""
-    codes = np.array([[_CODE[size] for size in order] for order in orders], dtype=np.int8)
-    position = np.arange(1, codes.shape[1] + 1)
-    mean_position = [(position * (codes == c)).sum(axis=1) / (codes == c).sum(axis=1) for c in (0, 1)]
-    return np.column_stack([np.ones(len(codes)), *mean_position, codes[:, 0] == 0, codes[:, 0] == 1]).astype(float)
+    (:func:`kipp.analysis.orders.mean_position`)."""
+    return np.array([(1.0, mean_position(order, "large"), mean_position(order, "medium"), order[0] == "large",
+                      order[0] == "medium") for order in orders], dtype=float)
 
 
 CORRECTION_FEATURES = {"summary": summary_features, "layout": features}

@@ -122,6 +122,11 @@ class Plan:
                 raise ValueError(f"half_widths: two positive numbers (barrels, P), got {self.half_widths}")
 
 
+UNNAMED_AT = {"paired_orders": 0, "correction_features": "layout"}
+"""Plan fields a results file's options leave out at these values, as the files made before the
+field existed did (so those files resume)."""
+
+
 def plan_of(options: dict, half_widths: tuple[float, float] | None) -> Plan:
     """The :class:`Plan` a results file's ``options`` (:meth:`QualityRun.options`) were made with."""
     return Plan(**{k: options.get(k, default) for k, default in asdict(Plan()).items()
@@ -147,8 +152,8 @@ class QualityRun:
 
     def options(self, orders: list[tuple[str, ...]]) -> dict:
         digest = hashlib.sha256(",".join(str(order_index(o)) for o in orders).encode()).hexdigest()[:16]
-        plan = {k: v for k, v in asdict(self.plan).items() if k != "half_widths" and (k != "paired_orders" or v)
-                and (k != "correction_features" or v != "layout")}  # as before either existed
+        plan = {k: v for k, v in asdict(self.plan).items()
+                if k != "half_widths" and (k not in UNNAMED_AT or v != UNNAMED_AT[k])}
         return {**asdict(self.model), **plan, "seed": self.seed, "params": self.params_id,
                 "orders": self.orders_spec, "orders_digest": digest, "fast": self.fast, "physics": self.physics}
 
