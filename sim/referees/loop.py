@@ -45,6 +45,7 @@ so the exact poses depended on when they were taken; not re-measured since.)
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Sequence
 
 from sim.energy import barrier_bound, kinetic_energy, smallest_barrier
@@ -101,6 +102,15 @@ def slice_placements(params: Params, tower: TowerState, slice_direction_rad: flo
         placements.append(BarrelPlacement(params.barrel(barrel.size), along, barrel.z_m,
                                           barrel.tilt_rad * tilt_scale, across, barrel_faces))
     return placements
+
+
+def rigid_in_slice(tower: TowerState, slice_direction_rad: float) -> TowerState:
+    """``tower`` unmoved in the deck frame, as a phase in the slice along ``slice_direction_rad``
+    hands it on when nothing moved: each barrel's in-slice tilt projected onto the new slice
+    (as :func:`slice_placements` lays it in)."""
+    tilt_scale = math.cos(slice_direction_rad - tower.slice_direction_rad)
+    barrels = tuple(replace(barrel, tilt_rad=barrel.tilt_rad * tilt_scale) for barrel in tower.barrels)
+    return TowerState(turns=tower.turns, slice_direction_rad=slice_direction_rad, barrels=barrels)
 
 
 def tower_from_world(world: TowerWorld, turns: tuple[float, float, float],
@@ -172,16 +182,36 @@ class DecisionRun:
         self._gradient = after
         direction, faces = self._slice_of(after_tower.barrels,
                                           after_tower.slice_direction_rad if downhill is None else downhill)
+        self.slice_direction_rad = direction
+        if self._decided_by_statics(before, after, direction):
+            return
         end_slope = slope_along(after, direction)
         self.world = self._build_world(after_tower, direction, slope_along(before, direction), faces,
                                        end_slope=end_slope)
         self.world.take_up_load()
         duration = turn_duration_s(turn.revolutions, self.params.turn.rate_rev_per_s)
         self.world.start_deck_motion(end_slope, duration, self.params.turn.profile)
-        self.slice_direction_rad = direction
         self._deadline_s = duration + self.params.settle.max_time_s
         self._calm_since = None
         self._standing = None
+
+    def _decided_by_statics(self, before: tuple[float, float], after: tuple[float, float], direction: float) -> bool:
+        """A hook for faster runs (:mod:`sim.referees.physics`): decide the turn at its start,
+        setting ``decision``, and say so. The loop simulates every turn: False. ``before`` and
+        ``after`` are the deck's gradients, ``direction`` the turn's slice (radians)."""
+        return False
+
+    def _stand_rigidly(self, direction: float) -> None:
+        """Decide the turn: the tower rides it unmoved in the deck frame (:func:`rigid_in_slice`)."""
+        self._standing = rigid_in_slice(self._tower, direction)
+        self.decision = Decision(crashed=False, tower=self._standing, reason="stands", simulated_s=self._simulated_s)
+
+    def _fall_at_start(self, lean: Lean, direction: float) -> None:
+        """Decide the turn: the tower, unmoved, falls off the slice at ``lean`` (as the guard of
+        :meth:`_stand_or_fall` decides at the end of a phase)."""
+        fall = self._fall_off_slice(rigid_in_slice(self._tower, direction), lean)
+        self.decision = Decision(crashed=True, tower=self._fallen, phase="turn", reason=fall.reason,
+                                 simulated_s=self._simulated_s, fallen=self._fallen_stack(fall))
 
     def _slice_of(self, barrels: tuple[BarrelPose, ...], fallback_rad: float) -> tuple[float, list[Faces]]:
         """The slice direction of a phase whose tower will be ``barrels`` on the phase's final
@@ -236,12 +266,17 @@ class DecisionRun:
         if lean is None:
             self._standing = tower
             return
+        self._fall = self._fall_off_slice(tower, lean)
+
+    def _fall_off_slice(self, tower: TowerState, lean: Lean) -> Fall:
+        """The fall exact statics decided: the stack above ``lean.interface`` of ``tower``, whose
+        gravity line leaves its contact there, fell off the slice (the tower's poses do not show it)."""
         spec = self.params.barrel(tower.barrels[lean.interface].size)
         self._guard = lean
         self._fallen = tower
-        self._fall = Fall(lean.interface, f"barrel {lean.interface + 1} ({spec.name}) and those above fell off "
-                                          f"the slice: their gravity line is {-lean.inside_m * 1000:.1f} mm "
-                                          f"outside the contact under them")
+        return Fall(lean.interface, f"barrel {lean.interface + 1} ({spec.name}) and those above fell off "
+                                    f"the slice: their gravity line is {-lean.inside_m * 1000:.1f} mm "
+                                    f"outside the contact under them")
 
     def _fallen_stack(self, fall: Fall | None) -> FallenStack | None:
         """What fell, and which way in the deck frame (None if nothing did)."""

@@ -37,13 +37,30 @@ saved 6% by stepping Chipmunk directly (:meth:`sim.world.TowerWorld.steps`). (Me
 1920 x 80 before the default changed: with no locks the compound path agreed on 500/500, a 3
 deg lock at 1920 x 80 flipped 2, the cheap run alone 22.)
 
-Where a whole round's CPU goes (40 casual rounds; 25 skilled): the cheap pass deciding towers
-that stand 50% (55%), 3.9 ms a decision, most of it a standing turn's 1.05 s of simulated time;
-the loop re-deciding the cheap pass's crashes 36% (31%), 33 ms (43 ms) a crash; the cheap
-pass's crashes 7% (6%); bot and rules 4% (8%). Deciding a crash once, by taking the cheap
-pass's crash where the static margin of the crashing phase is below -1 deg, would skip 22% of
-the loop's re-decisions (83 of 382 in casual, skilled and expert rounds, none deciding
-otherwise), about 7% of a round; from -0.5 deg, 38% with 3 of 145 deciding otherwise.
+Turns rigid statics settles (:mod:`sim.rigid_turn`). The cheap pass does not simulate a turn
+after which some gravity line lies more than 0.5 deg outside its contact: it crashes at once,
+and the loop decides that crash as it decides every crash of the cheap pass, in the 2D world
+(decisions identical to the last bit, towers included, on the 500 benchmark situations and
+1,606 decisions of 60 casual and 60 skilled rounds; measured 2026-12-03). With ``rigid_turns``
+the cheap pass also skips the turns a tower rides for certain (3 deg of margin all along, plus
+the deck's acceleration), handing the tower on unmoved: 63-64% of the turns of casual and
+skilled play. ``python -m lab.rigid_turns --rounds 150 --players casual,skilled,expert``
+(seed 7): the same verdict and phase on all 500 benchmark situations (496 as the plain loop's,
+as without), standing towers handed on up to 0.024 mm (median 0.002 mm) from the simulated
+ones, all 450 rounds ended the same, 1.33x, 1.29x and 1.28x the whole rounds per CPU second.
+Because a decision's tower moves, it is off by default until the sweeps are made again with
+it (:data:`sim.params.PHYSICS_REVISION`).
+
+Where a whole round's CPU goes (80 casual rounds, 60 skilled, seed 2; a timer on every phase):
+the cheap pass 58% (60%), its simulated turns 35% (37%) and their worlds' building 8% (8%);
+the loop re-deciding the cheap pass's crashes 36% (32%); bots and rules the rest. With
+``rigid_turns`` the cheap pass is 46% (47%), its turns 19% (22%), and the loop's re-decisions,
+the same CPU as before, 48% (43%): a crash is now most of a round's cost. (Before: the loop
+re-deciding crashes 36% (31%), 33 ms (43 ms) a crash, of 40 casual and 25 skilled rounds;
+taking the cheap pass's crash where the crashing phase's static margin is below -1 deg would
+skip 22% of the re-decisions, none deciding otherwise; from -0.5 deg, 38% with 3 of 145 deciding
+otherwise. Locking the loop's turns at 3 deg, its places free, decided the 500 benchmark
+situations as the loop, 1.25x cheaper; locking its places too changed the phase of 4-6.)
 """
 
 from __future__ import annotations
@@ -52,10 +69,11 @@ import math
 from dataclasses import replace
 from typing import Sequence
 
-from sim.geometry import deck_gradient, slope_along
+from sim.geometry import Gradient, deck_gradient, slope_along
 from sim.params import Params, load_params
 from sim.referees.compound_world import CompoundWorld
 from sim.referees.loop import DecisionRun, run_to_decision, slice_placements
+from sim.rigid_turn import certain_to_fall, certain_to_stand
 from sim.slice_contact import Faces
 from sim.static_check import SizeTable, interface_margins_one
 from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
@@ -100,12 +118,29 @@ class CompoundDecisionRun(DecisionRun):
     """
 
     def __init__(self, params: Params, tower: TowerState, placement: Placement | None, turn: Turn | None,
-                 *, lock_margin_rad: float, table: SizeTable) -> None:
+                 *, lock_margin_rad: float, table: SizeTable, rigid_turns: bool = False) -> None:
         self.lock_margin_rad = lock_margin_rad
         self.table = table
+        self.rigid_turns = rigid_turns
         self.plans: list[list[bool]] = []
         """The lock plan of each phase run so far (for tests and measurements)."""
         super().__init__(params, tower, placement, turn)
+
+    def _decided_by_statics(self, before: Gradient, after: Gradient, direction: float) -> bool:
+        """A turn rigid statics settles is not simulated (:mod:`sim.rigid_turn`). A tower certain
+        to fall crashes at once: :class:`PhysicsReferee` has the loop decide every crash of this
+        pass again, in the plane it falls in, so this only saves the simulation of a crash the
+        loop decides anyway. With ``rigid_turns``, a tower certain to stand rides the turn
+        unmoved (the simulated turn's creep, up to 0.024 mm on the benchmark situations, is gone)."""
+        barrels = self._tower.barrels
+        lean = certain_to_fall(self.params, barrels, after)
+        if lean is not None:
+            self._fall_at_start(lean, direction)
+            return True
+        if self.rigid_turns and certain_to_stand(self.params, barrels, before, after, self._turn.revolutions):
+            self._stand_rigidly(direction)
+            return True
+        return False
 
     def _build_world(self, tower: TowerState, direction: float, deck_slope: float | None,
                      faces: Sequence[Faces], *, placed: tuple | None = None,
@@ -130,14 +165,15 @@ class CompoundReferee:
 
     ``params`` are the reference physics (its ``[solver]`` is replaced by ``solver`` =
     (steps per second, iterations) inside the compound phases); ``lock_margin_deg`` as in
-    :func:`lock_plan`.
+    :func:`lock_plan`; ``rigid_turns`` as in :meth:`CompoundDecisionRun._decided_by_statics`.
     """
 
     name = "compound"
 
     def __init__(self, params: Params | None = None, *, solver: tuple[int, int] = DEFAULT_SOLVER,
-                 lock_margin_deg: float = DEFAULT_LOCK_MARGIN_DEG) -> None:
+                 lock_margin_deg: float = DEFAULT_LOCK_MARGIN_DEG, rigid_turns: bool = False) -> None:
         self.params = params if params is not None else load_params()
+        self.rigid_turns = rigid_turns
         rate, iterations = solver
         self.run_params = replace(self.params, solver=replace(self.params.solver, steps_per_second=rate,
                                                               iterations=iterations))
@@ -150,8 +186,8 @@ class CompoundReferee:
 
     def start(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> CompoundDecisionRun:
         """Begin a decision to be advanced frame by frame."""
-        return CompoundDecisionRun(self.run_params, tower, placement, turn,
-                                   lock_margin_rad=self.lock_margin_rad, table=self.table)
+        return CompoundDecisionRun(self.run_params, tower, placement, turn, lock_margin_rad=self.lock_margin_rad,
+                                   table=self.table, rigid_turns=self.rigid_turns)
 
     def decide(self, tower: TowerState, placement: Placement | None, turn: Turn | None) -> Decision:
         """As :meth:`sim.referees.loop.LoopReferee.decide`."""
@@ -167,7 +203,9 @@ class PhysicsReferee:
     converged solver keeps standing (an unconverged chain is softer). So a "stands" of the
     cheap run is the decision; a crash is re-decided by ``exact`` (default: the early-exit
     :class:`~sim.referees.loop.LoopReferee` with ``params``, which agrees with the
-    plain loop) and the exact decision is returned. Implements :class:`sim.tower.Referee`;
+    plain loop) and the exact decision is returned. ``rigid_turns`` lets the cheap run hand on
+    a tower certain to stand through a turn unmoved, without simulating the turn (off by
+    default: see the module's docstring). Implements :class:`sim.tower.Referee`;
     deterministic because both parts are. ``exact_calls``/``decisions`` count what this
     instance did.
     """
@@ -175,9 +213,10 @@ class PhysicsReferee:
     name = "physics"
 
     def __init__(self, params: Params | None = None, *, cheap: tuple[int, int] = DEFAULT_SOLVER,
-                 lock_margin_deg: float = DEFAULT_LOCK_MARGIN_DEG, exact=None) -> None:
+                 lock_margin_deg: float = DEFAULT_LOCK_MARGIN_DEG, rigid_turns: bool = False, exact=None) -> None:
         self.params = params if params is not None else load_params()
-        self.cheap = CompoundReferee(self.params, solver=cheap, lock_margin_deg=lock_margin_deg)
+        self.cheap = CompoundReferee(self.params, solver=cheap, lock_margin_deg=lock_margin_deg,
+                                     rigid_turns=rigid_turns)
         if exact is None:
             from sim.referees.loop import LoopReferee
 

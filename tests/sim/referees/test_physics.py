@@ -91,10 +91,13 @@ def test_steps_match_single_steps_bit_for_bit():
 def test_compound_world_without_locks_decides_as_the_loop():
     situations = load_situations()[::50]
     default_solver = (PARAMS.solver.steps_per_second, PARAMS.solver.iterations)
-    loop, compound = LoopReferee(PARAMS), CompoundReferee(PARAMS, solver=default_solver, lock_margin_deg=1e9)
+    loop = LoopReferee(PARAMS)
+    compound = CompoundReferee(PARAMS, solver=default_solver, lock_margin_deg=1e9, rigid_turns=False)
     for s in situations:
         a, b = loop.decide(*s.situation), compound.decide(*s.situation)
         assert a.crashed == b.crashed and a.phase == b.phase
+        if a.crashed:  # the loop decides the compound pass's crashes again; one statics fells is not simulated
+            continue
         for pa, pb in zip(a.tower.barrels, b.tower.barrels):
             assert abs(pa.x_m - pb.x_m) + abs(pa.z_m - pb.z_m) < 1e-6
 
