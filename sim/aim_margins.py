@@ -116,29 +116,28 @@ def margins_at_slopes(table: SizeTable, barrels: Sequence[BarrelPose], size: str
         rows[4 * m1 + k] = max(wz / mass - (pose.z_m - half_height), 1e-9)
     centres = np.array(centres).reshape(2, m1, 2)
     rows = np.array(rows).reshape(5, m1)
-    move, r2, lever = rows[:2], rows[2:4], rows[4]
+    move, r2, lever = rows[:2, None, :, None], rows[2:4, None, :, None], rows[4, :, None]
 
-    axes = slopes.axes
-    # (2 discs, G, n+1, along d and across it, K): disc centres from the centres of mass
-    aims = np.matmul(slopes.frames, aims.T)  # (G, along and across, K)
-    rel = (centres[:, None] @ axes)[..., None] + move[:, None, :, None, None] * aims[:, None]
-    along, across = rel[:, :, :, 0], rel[:, :, :, 1]
-    room = r2[:, None, :, None] - across ** 2
+    # (2 discs, G, n+1, K): disc centres from the centres of mass, along d and across it
+    fixed = centres[:, None] @ slopes.axes  # (2 discs, G, n+1, along and across)
+    projected = np.matmul(slopes.frames, aims.T)  # (G, along and across, K)
+    along = fixed[..., 0, None] + move * projected[:, 0, None]
+    across = fixed[..., 1, None] + move * projected[:, 1, None]
+    room = r2 - across * across
     # per interface, the lens's edges uphill (negated: -t_enter) and downhill (t_exit) from the
     # centre of mass, along d
     edges = np.empty((2,) + room.shape[1:])
     if room.min() >= 0.0:  # the usual case: every ray meets both discs
-        half = np.sqrt(room)
-        lo, hi = half - along, along + half
-        np.minimum(lo[0], lo[1], out=edges[0])
-        np.minimum(hi[0], hi[1], out=edges[1])
+        half = np.sqrt(room, out=room)
+        np.minimum(half[0] - along[0], half[1] - along[1], out=edges[0])
+        np.minimum(along[0] + half[0], along[1] + half[1], out=edges[1])
     else:  # a ray that misses a disc leaves the lens empty
         half = np.sqrt(np.maximum(room, 0.0))
         hit = room >= 0
         np.min(np.where(hit, half - along, -np.inf), axis=0, out=edges[0])
         np.min(np.where(hit, along + half, -np.inf), axis=0, out=edges[1])
     # how much further the deck may tilt back uphill, and downhill, before an interface tips
-    uphill, downhill = np.arctan2(edges, lever[:, None]).min(axis=2)
+    uphill, downhill = np.arctan2(edges, lever).min(axis=2)
     uphill += slopes.theta
     downhill -= slopes.theta
     return np.minimum(downhill, uphill)
