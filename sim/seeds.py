@@ -31,8 +31,9 @@ The paths in use (``i``, ``k``, ``g`` indices):
   lab.order_effect``: its orders from ``("order effect", "order sample")``, order ``i``'s rounds from
   ``("order effect", i * rounds + k, ...)``.
 
->>> a = stream(7, "round", 3, "die").integers(1000)
->>> a == stream(7, "round", 3, "die").integers(1000), a == stream(7, "round", 4, "die").integers(1000)
+>>> def die(k):
+...     return int(stream(7, "round", k, "die").integers(1000))
+>>> die(3) == die(3), die(3) == die(4)
 (True, False)
 """
 
