@@ -59,8 +59,10 @@ the same CPU as before, 48% (43%): a crash is now most of a round's cost. (Befor
 re-deciding crashes 36% (31%), 33 ms (43 ms) a crash, of 40 casual and 25 skilled rounds;
 taking the cheap pass's crash where the crashing phase's static margin is below -1 deg would
 skip 22% of the re-decisions, none deciding otherwise; from -0.5 deg, 38% with 3 of 145 deciding
-otherwise. Locking the loop's turns at 3 deg, its places free, decided the 500 benchmark
-situations as the loop, 1.25x cheaper; locking its places too changed the phase of 4-6.)
+otherwise. Confirming crashes with a compound run at the loop's solver setting instead, its
+interfaces locked by :func:`lock_plan` at 3 deg in turns and free in places: the referee
+decided the 500 benchmark situations as with the loop, verdict and phase, at 0.80x the CPU;
+locking in places too changed the phase of 4-6.)
 """
 
 from __future__ import annotations
