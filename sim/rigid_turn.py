@@ -15,11 +15,11 @@ segment).
   every interface atan(d / H), d the distance from where the gravity line meets the interface
   to the edge of its contact, H the stack's lever, the angle by which gravity could turn, in
   any direction, before its line leaves the contact; and the slope's angle below the friction
-  angle) of :data:`STAND_MARGIN_RAD` plus the
-  tilt of the deck's own angular acceleration over the whole turn. In the converged limit
-  nothing then moves in the deck frame: the turn hands on the tower as it was. The bottom
-  barrel counts on its own bottom disc (a barrel in the deck's round recess may also lean
-  on the recess wall's edge, which can only add to the margin).
+  angle) of :data:`STAND_MARGIN_RAD` plus the tilt of the deck's own angular acceleration over
+  the whole turn. In the converged limit nothing then moves in the deck frame: the turn hands
+  on the tower as it was. The bottom barrel counts on its own bottom disc (a barrel in the
+  deck's round recess may also lean on the recess wall's edge, which can only add to the
+  margin).
 - :func:`certain_to_fall`: after the turn, the gravity line of some stack lies outside its
   contact lens (:func:`sim.slice_contact.tower_leans`, with the recess wall's edge holding a
   bottom barrel in the recess) by more than :data:`FALL_MARGIN_RAD`: exact statics says the
