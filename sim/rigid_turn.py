@@ -102,11 +102,12 @@ def certain_to_stand(params: Params, barrels: Sequence[BarrelPose], gradient_bef
     return turn_margin_rad(params, barrels, gradient_before, gradient_after) > needed
 
 
-def certain_to_fall(params: Params, barrels: Sequence[BarrelPose], gradient_after: Gradient) -> Lean | None:
+def certain_to_fall(leans_after: Sequence[Lean]) -> Lean | None:
     """The lowest interface whose gravity line lies outside its contact lens by more than
-    :data:`FALL_MARGIN_RAD` once the deck has reached ``gradient_after``, the tower unmoved;
-    ``None`` if there is none (the turn must then be simulated, or stands for certain)."""
-    for lean in tower_leans(params, barrels, gradient_after):
+    :data:`FALL_MARGIN_RAD` once the deck has reached its gradient after the turn, the tower
+    unmoved (``leans_after``: :func:`sim.slice_contact.tower_leans` there); ``None`` if there is
+    none (the turn must then be simulated, or stands for certain)."""
+    for lean in leans_after:
         if lean.angle_rad < -FALL_MARGIN_RAD:
             return lean
     return None

@@ -161,7 +161,7 @@ class DecisionRun:
         tower = self._tower
         placed = BarrelPose(spec.name, x, y, tower.top_height_m(self.params) + spec.height_m / 2)
         self._gradient = deck_gradient(self.params.ship, tower.turns_by_sailor())
-        direction, faces = self._slice_of(tower.barrels + (placed,), tower.slice_direction_rad)
+        direction, faces, _ = self._slice_of(tower.barrels + (placed,), tower.slice_direction_rad)
         self.world = self._build_world(tower, direction, None, faces[:-1], placed=(spec, x, y))
         self.world.drop_barrel(spec, *to_slice(x, y, direction), faces=faces[-1])
         self.world.take_up_load()
@@ -180,10 +180,10 @@ class DecisionRun:
         self.phase = "turn"
         self._tower = after_tower
         self._gradient = after
-        direction, faces = self._slice_of(after_tower.barrels,
+        direction, faces, leans = self._slice_of(after_tower.barrels,
                                           after_tower.slice_direction_rad if downhill is None else downhill)
         self.slice_direction_rad = direction
-        if self._decided_by_statics(before, after, direction):
+        if self._decided_by_statics(before, after, direction, leans):
             return
         end_slope = slope_along(after, direction)
         self.world = self._build_world(after_tower, direction, slope_along(before, direction), faces,
@@ -195,10 +195,12 @@ class DecisionRun:
         self._calm_since = None
         self._standing = None
 
-    def _decided_by_statics(self, before: tuple[float, float], after: tuple[float, float], direction: float) -> bool:
+    def _decided_by_statics(self, before: tuple[float, float], after: tuple[float, float], direction: float,
+                            leans: Sequence[Lean]) -> bool:
         """A hook for faster runs (:mod:`sim.referees.physics`): decide the turn at its start,
         setting ``decision``, and say so. The loop simulates every turn: False. ``before`` and
-        ``after`` are the deck's gradients, ``direction`` the turn's slice (radians)."""
+        ``after`` are the deck's gradients, ``direction`` the turn's slice (radians), ``leans``
+        the tower's interfaces on the deck after the turn (:func:`sim.slice_contact.tower_leans`)."""
         return False
 
     def _stand_rigidly(self, direction: float) -> None:
@@ -213,13 +215,15 @@ class DecisionRun:
         self.decision = Decision(crashed=True, tower=self._fallen, phase="turn", reason=fall.reason,
                                  simulated_s=self._simulated_s, fallen=self._fallen_stack(fall))
 
-    def _slice_of(self, barrels: tuple[BarrelPose, ...], fallback_rad: float) -> tuple[float, list[Faces]]:
+    def _slice_of(self, barrels: tuple[BarrelPose, ...],
+                  fallback_rad: float) -> tuple[float, list[Faces], list[Lean]]:
         """The slice direction of a phase whose tower will be ``barrels`` on the phase's final
         deck (:func:`sim.slice_contact.fall_slice`: where it would tip, if it is near tipping,
-        else ``fallback_rad``), and every barrel's end faces in that slice."""
+        else ``fallback_rad``), every barrel's end faces in that slice, and the interfaces'
+        leans on that deck it was chosen by."""
         leans = tower_leans(self.params, barrels, self._gradient)
         direction = fall_slice(leans, fallback_rad)
-        return direction, slice_faces(self.params, barrels, leans, direction)
+        return direction, slice_faces(self.params, barrels, leans, direction), leans
 
     def _build_world(self, tower: TowerState, direction: float, deck_slope: float | None,
                      faces: Sequence[Faces], *, placed: tuple | None = None,

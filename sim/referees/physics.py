@@ -76,7 +76,7 @@ from sim.params import Params, load_params
 from sim.referees.compound_world import CompoundWorld
 from sim.referees.loop import DecisionRun, run_to_decision, slice_placements
 from sim.rigid_turn import certain_to_fall, certain_to_stand
-from sim.slice_contact import Faces
+from sim.slice_contact import Faces, Lean
 from sim.static_check import SizeTable, interface_margins_one
 from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
 
@@ -128,14 +128,15 @@ class CompoundDecisionRun(DecisionRun):
         """The lock plan of each phase run so far (for tests and measurements)."""
         super().__init__(params, tower, placement, turn)
 
-    def _decided_by_statics(self, before: Gradient, after: Gradient, direction: float) -> bool:
+    def _decided_by_statics(self, before: Gradient, after: Gradient, direction: float,
+                            leans: Sequence[Lean]) -> bool:
         """A turn rigid statics settles is not simulated (:mod:`sim.rigid_turn`). A tower certain
         to fall crashes at once: :class:`PhysicsReferee` has the loop decide every crash of this
         pass again, in the plane it falls in, so this only saves the simulation of a crash the
         loop decides anyway. With ``rigid_turns``, a tower certain to stand rides the turn
         unmoved (the simulated turn's creep, up to 0.024 mm on the benchmark situations, is gone)."""
         barrels = self._tower.barrels
-        lean = certain_to_fall(self.params, barrels, after)
+        lean = certain_to_fall(leans)
         if lean is not None:
             self._fall_at_start(lean, direction)
             return True

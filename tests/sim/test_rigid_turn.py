@@ -16,6 +16,7 @@ from sim.params import load_params
 from sim.referees.loop import LoopReferee, rigid_in_slice, statics_tolerance_m
 from sim.referees.physics import CompoundReferee, PhysicsReferee
 from sim.rigid_turn import certain_to_fall, certain_to_stand, margin_rad, turn_margin_rad
+from sim.slice_contact import tower_leans
 from sim.tower import BarrelPose
 
 PARAMS = load_params()
@@ -65,7 +66,7 @@ def test_turns_statics_settles_have_the_reference_loops_verdicts():
         if certain_to_stand(PARAMS, tower.barrels, before, after, turn.revolutions):
             assert not labelled.crashed_plain
             settled += 1
-        elif certain_to_fall(PARAMS, tower.barrels, after) is not None:
+        elif certain_to_fall(tower_leans(PARAMS, tower.barrels, after)) is not None:
             assert labelled.crashed_plain
             settled += 1
     assert settled >= 20
@@ -104,7 +105,8 @@ def test_rigid_turns_skip_a_settled_turn_and_the_default_referees_simulate_it():
 def test_a_turn_statics_fells_is_decided_once_by_the_loop_in_the_plane_it_falls_in():
     """The cheap pass does not simulate a turn statics fells; the physics referee's decision of
     that crash is the loop's, simulated in the 2D world like every crash."""
-    labelled, _, after = next(x for x in TURN_ONLY if certain_to_fall(PARAMS, x[0].situation.tower.barrels, x[2]))
+    labelled, _, after = next(x for x in TURN_ONLY
+                              if certain_to_fall(tower_leans(PARAMS, x[0].situation.tower.barrels, x[2])))
     cheap = CompoundReferee(PARAMS).decide(*labelled.situation)
     assert cheap.crashed and cheap.phase == "turn" and cheap.simulated_s == 0.0 and not cheap.fallen.in_slice
     decision = PhysicsReferee(PARAMS).decide(*labelled.situation)
