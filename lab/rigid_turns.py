@@ -49,7 +49,7 @@ def _moved_m(a, b) -> float:
 
 def on_situations(params: Params) -> dict:
     """Both referees on every benchmark situation."""
-    rigid, simulated = PhysicsReferee(params, rigid_turns=True), PhysicsReferee(params)
+    rigid, simulated = PhysicsReferee(params), PhysicsReferee(params, rigid_turns=False)
     same = plain_rigid = plain_simulated = 0
     moved = []
     situations = load_situations(check_params=params)
@@ -69,7 +69,7 @@ def on_rounds(params: Params, player: str, rounds: int, seed: int, half_turn: bo
     """Both referees on the same ``rounds`` rounds of ``player``, interleaved round by round."""
     model = RoundModel(player=player, half_turn=half_turn)
     bot = model.bot(params)
-    referees = {"rigid": PhysicsReferee(params, rigid_turns=True), "simulated": PhysicsReferee(params)}
+    referees = {"rigid": PhysicsReferee(params), "simulated": PhysicsReferee(params, rigid_turns=False)}
     cpu = dict.fromkeys(referees, 0.0)
     results = {name: [] for name in referees}
     for i, order in enumerate(sample_orders(rounds, model.barrels, seed)):

@@ -318,11 +318,13 @@ def key_range(key: str) -> tuple[float, float]:
     return (-math.inf if node.low is None else float(node.low)), (math.inf if node.high is None else float(node.high))
 
 
-PHYSICS_REVISION = 3
+PHYSICS_REVISION = 4
 """The physics referee's code, as it decides: raise it with any change to what a decision
 returns for the same parameters (2: towers fall across the slice; 3: every interface's
 contact in the slice is the lens's chord under the gravity line, and a tower near tipping is
-sliced where it tips, :mod:`sim.slice_contact`)."""
+sliced where it tips, :mod:`sim.slice_contact`; 4: a tower certain to stand rides a turn
+unmoved, :mod:`sim.rigid_turn`, and a crash is confirmed with interfaces locked in turns,
+:class:`sim.referees.physics.ConfirmReferee`)."""
 
 
 def physics_fingerprint(params: Params) -> str:

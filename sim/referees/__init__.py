@@ -8,7 +8,8 @@
   before the lens contacts).
 - :mod:`sim.referees.physics`: :class:`~sim.referees.physics.PhysicsReferee` (``physics``), a
   cheap compound pass (:class:`~sim.referees.physics.CompoundReferee`, in the rigid compounds of
-  :mod:`sim.referees.compound_world`) whose crashes the loop confirms.
+  :mod:`sim.referees.compound_world`) whose crashes a compound run at the loop's solver setting
+  confirms (:class:`~sim.referees.physics.ConfirmReferee`).
 - :mod:`sim.referees.fast`: :class:`~sim.referees.fast.FastReferee` (``fast``), the static check
   with margins fitted to physics.
 - :mod:`sim.referees.hybrid`: :class:`~sim.referees.hybrid.HybridReferee` (``hybrid``), fast far

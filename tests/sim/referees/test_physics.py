@@ -13,7 +13,7 @@ from sim.params import load_params
 from sim.referees import make_referee
 from sim.referees.compound_world import CompoundWorld
 from sim.referees.loop import LoopReferee
-from sim.referees.physics import CompoundReferee, PhysicsReferee, lock_plan
+from sim.referees.physics import CompoundReferee, ConfirmReferee, PhysicsReferee, lock_plan
 from sim.slice_contact import Faces
 from sim.static_check import SizeTable
 from sim.tower import BarrelPose, Placement, Turn
@@ -100,6 +100,21 @@ def test_compound_world_without_locks_decides_as_the_loop():
             continue
         for pa, pb in zip(a.tower.barrels, b.tower.barrels):
             assert abs(pa.x_m - pb.x_m) + abs(pa.z_m - pb.z_m) < 1e-6
+
+
+def test_the_confirm_run_decides_the_closest_calls_as_the_loop():
+    """The 15 crashing and the 15 standing benchmark situations nearest tipping (by the loop's
+    labels): the confirm run, whose verdicts the physics referee returns for every crash of its
+    cheap pass, decides each as the early-exit loop does, verdict, phase and the lowest barrel
+    that fell, and sees every crash in the 2D world (none settled by statics)."""
+    nearest = sorted(load_situations(), key=lambda s: abs(s.static_margin_deg))
+    chosen = [s for s in nearest if s.crashed][:15] + [s for s in nearest if not s.crashed][:15]
+    loop, confirm = LoopReferee(PARAMS), ConfirmReferee(PARAMS)
+    for s in chosen:
+        a, b = loop.decide(*s.situation), confirm.decide(*s.situation)
+        assert (a.crashed, a.phase) == (b.crashed, b.phase) == (s.crashed, s.phase)
+        if a.crashed:
+            assert a.fallen.lowest == b.fallen.lowest and b.fallen.in_slice and b.simulated_s > 0.0
 
 
 def test_lock_plan_never_locks_the_bottom_or_a_small_margin():
