@@ -1,12 +1,12 @@
 """Rigid turns: what the physics referee gains and changes when towers certain to stand ride turns unmoved.
 
 The physics referee's cheap pass never simulates a turn that rigid statics says the tower cannot
-survive (the loop decides every crash of the cheap pass anyway, :mod:`sim.referees.physics`).
-``PhysicsReferee(rigid_turns=True)`` also skips the turns a tower rides for certain, far from
-tipping all along them (:func:`sim.rigid_turn.certain_to_stand`), and hands on the tower unmoved.
-That changes what a decision returns (by the simulated turn's creep), so it is not the default
-until the sweeps made with the simulated turns are made again. This study puts the two side by
-side:
+survive (the confirm run decides every crash of the cheap pass anyway, :mod:`sim.referees.physics`).
+By default (``PhysicsReferee(rigid_turns=True)``, physics revision 4) it also skips the turns a
+tower rides for certain, far from tipping all along them (:func:`sim.rigid_turn.certain_to_stand`),
+and hands on the tower unmoved. That changes what a decision returns (by the simulated turn's
+creep). This study puts the referee beside itself simulating those turns
+(``rigid_turns=False``):
 
 ``python -m lab.rigid_turns --rounds 150 --players casual,skilled,expert``
 

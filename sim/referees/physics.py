@@ -1,8 +1,9 @@
-"""The physics referee (``--referee physics``): a cheap compound pass, its crashes confirmed by the loop.
+"""The physics referee (``--referee physics``): a cheap compound pass, its crashes confirmed at the loop's setting.
 
 :class:`PhysicsReferee` decides every situation with :class:`CompoundReferee`, the cheap pass:
 locked interfaces as rigid compounds, at a coarser solver setting; a crash of the cheap pass is
-decided again by the reference loop (:class:`~sim.referees.loop.LoopReferee`).
+decided again by :class:`ConfirmReferee`: a compound run at the reference loop's solver setting
+(:class:`~sim.referees.loop.LoopReferee`), locked only in turns, which decides as the loop does.
 
 Each phase of a decision (see :mod:`sim.referees.loop`) is run in a
 :class:`~sim.referees.compound_world.CompoundWorld`. Before a phase, the static margin of every
@@ -39,30 +40,25 @@ deg lock at 1920 x 80 flipped 2, the cheap run alone 22.)
 
 Turns rigid statics settles (:mod:`sim.rigid_turn`). The cheap pass does not simulate a turn
 after which some gravity line lies more than 0.5 deg outside its contact: it crashes at once,
-and the loop decides that crash as it decides every crash of the cheap pass, in the 2D world
-(decisions identical to the last bit, towers included, on the 500 benchmark situations and
-1,606 decisions of 60 casual and 60 skilled rounds; measured 2026-12-03). With ``rigid_turns``
-the cheap pass also skips the turns a tower rides for certain (3 deg of margin all along, plus
-the deck's acceleration), handing the tower on unmoved: 63-64% of the turns of casual and
-skilled play. ``python -m lab.rigid_turns --rounds 150 --players casual,skilled,expert``
-(seed 7): the same verdict and phase on all 500 benchmark situations (496 as the plain loop's,
-as without), standing towers handed on up to 0.024 mm (median 0.002 mm) from the simulated
-ones, all 450 rounds ended the same, 1.33x, 1.29x and 1.28x the whole rounds per CPU second.
-Because a decision's tower moves, it is off by default until the sweeps are made again with
-it (:data:`sim.params.PHYSICS_REVISION`).
+and the confirm run decides that crash as it decides every crash of the cheap pass, in the 2D
+world. With ``rigid_turns`` (the default) the cheap pass also skips the turns a tower rides
+for certain (3 deg of margin all along, plus the deck's acceleration), handing the tower on
+unmoved: 63-64% of the turns of casual and skilled play. ``python -m lab.rigid_turns --rounds
+150 --players casual,skilled,expert`` (seed 7, with the loop confirming crashes): the same
+verdict and phase on all 500 benchmark situations (496 as the plain loop's, as without),
+standing towers handed on up to 0.024 mm (median 0.002 mm) from the simulated ones, all 450
+rounds ended the same, 1.33x, 1.29x and 1.28x the whole rounds per CPU second.
 
-Where a whole round's CPU goes (80 casual rounds, 60 skilled, seed 2; a timer on every phase):
-the cheap pass 58% (60%), its simulated turns 35% (37%) and their worlds' building 8% (8%);
-the loop re-deciding the cheap pass's crashes 36% (32%); bots and rules the rest. With
-``rigid_turns`` the cheap pass is 46% (47%), its turns 19% (22%), and the loop's re-decisions,
-the same CPU as before, 48% (43%): a crash is now most of a round's cost. (Before: the loop
-re-deciding crashes 36% (31%), 33 ms (43 ms) a crash, of 40 casual and 25 skilled rounds;
-taking the cheap pass's crash where the crashing phase's static margin is below -1 deg would
-skip 22% of the re-decisions, none deciding otherwise; from -0.5 deg, 38% with 3 of 145 deciding
-otherwise. Confirming crashes with a compound run at the loop's solver setting instead, its
-interfaces locked by :func:`lock_plan` at 3 deg in turns and free in places: the referee
-decided the 500 benchmark situations as with the loop, verdict and phase, at 0.80x the CPU;
-locking in places too changed the phase of 4-6.)
+Crashes confirmed at the loop's setting (:class:`ConfirmReferee`). The loop re-deciding the
+cheap pass's crashes took 43-48% of a round's CPU once rigid turns skipped most standing turns
+(80 casual rounds, 60 skilled, seed 2; a timer on every phase; the cheap pass 46% (47%), its
+simulated turns 19% (22%)). The confirm run steps the loop's 960 Hz x 60 iterations, but the
+interfaces whose static margin stays above 3 deg along the slice through a turn are locked
+(:func:`lock_plan`); place phases, where the dropped barrel jolts the tower, stay unlocked
+(locking them too changed the phase of 4-6 of the 500 benchmark situations). Against revision 3
+(the loop confirming; measured 2026-12-03): the same verdict and phase on all 500 benchmark
+situations, and of 150 rounds per player model (seed 7) the same barrels stacked and outcome in
+150/150/149 casual/skilled/expert rounds, and 149/149/150 with half turns.
 """
 
 from __future__ import annotations
