@@ -60,12 +60,17 @@ where there is an order effect to explain: expert, standard game, 59% of it out 
 upper bound 0.070 to 0.049 barrels, the floor under an unsampled order's half-width +-0.136 to
 +-0.106); casual, twelve barrels with half turns, 39%; casual, nine with half turns, 43%; the
 skilled nine-barrel sweep with half turns has none (moment estimate 0) and keeps the mean.
-Made with them on fresh rounds (seed 2, standard game), they explain 78% of the skilled order
-effect on barrels stacked and all of the expert's (on P(complete): none, and all). Held out (60
-orders, 400 physics rounds each), the expert's estimate errs about as much as on the mean alone
-(excess squared error 0.0061 against 0.0065 barrels^2, 0.0013 against 0.0012 on P(complete)) with
-narrower intervals: 55 of 60 covered on both metrics, where the mean alone covers 56 and 58. The
-bound on the order effect comes from the residuals of the model the test chose, so it can be low.
+Every committed sweep of physics revision 4 is made with them (``notebooks/results/sweeps.json``).
+Out of sample they carry, of the order effect on barrels stacked: standard game, casual 63%,
+skilled 95% and expert all of it; half turns, casual 44% and skilled 51%; nine barrels, casual 98%
+and skilled 80%; nine barrels with half turns, casual 42%, and the skilled sweep there has none to
+carry (moment estimate 0) and keeps the mean. On P(complete) the test keeps them for the expert
+(all of it), for skilled play with half turns (85%) and with nine barrels (casual all, skilled 63%;
+casual with half turns 89%), and drops them elsewhere. Held out (60 orders, 400 physics rounds
+each), the intervals cover 53 to 60 of 60 per sweep and metric; the 53 (the expert's P(complete))
+is one order missed by 4.6 standard errors, its sweep's fast rounds low and the check's physics
+rounds high, with the other 59 at the spread the intervals claim (README). The bound on the order
+effect comes from the residuals of the model the test chose, so it can be low.
 
 *Top-up rounds* (for a target on every order's interval): after the planned rounds, an order
 whose interval is still too wide plays more fast rounds, as many as its round-to-round
