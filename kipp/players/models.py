@@ -38,8 +38,9 @@ The numbers are choices, defended here:
   trained by CMA-ES on practice rounds with a 1 mm hand (``python -m lab.train_player``), and
   plays with that 1 mm hand, so against ``skilled`` only the aim differs. It levels the deck
   on a wild roll and passes on its own crash estimate, judged at its own aim. With the physics
-  referee (``kipp compare --games 100 --seed 3``, physics revision 3) it completes 41.3% of
-  standard rounds [35.9, 47.0], ``skilled`` 21.0% and ``expert`` 32.0% in the same games.
+  referee (``kipp compare --games 100 --seed 3``, physics revision 4) it completes 41.3% of
+  standard rounds [35.9, 47.0], ``skilled`` 21.0% and ``expert`` 32.7% in the same games (on
+  revision 3 the same, but ``expert`` 32.0%).
 
 - ``lookahead`` is not a person, and not in :data:`MODELS` (no command seats it, since it must be
   handed the referee): :class:`kipp.players.lookahead.LookaheadBot` tries candidate aims on the
