@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib import resources
 
 import pytest
 
@@ -24,9 +25,10 @@ def test_shipped_set_matches_the_physics_parameters():
 
 
 def test_generator_labels_with_physics(tmp_path):
-    params = load_params()
+    params = load_params(overrides={"fast": {"place_margin_deg": 0.1}})
     data = generate(params, games=1, seed=3, count=6, near_deg=1.5)
     assert data["params"] == physics_fingerprint(params)
+    assert data["generator"]["drawn_with_fast"]["place_margin_deg"] == 0.1  # the draw depends on them
     path = tmp_path / DATA_FILE
     path.write_text(dumps(data), encoding="utf-8")
     situations = load_situations(path, check_params=params)
@@ -61,3 +63,11 @@ def test_margin_fit_reproduces_the_shipped_margins():
     assert result.hybrid_band_deg == pytest.approx(fast.hybrid_band_deg, abs=1e-9)
     assert result.hybrid_agreement >= 0.99 and result.fast_agreement > 0.9
     assert "[fast]" in result.toml()
+
+
+def test_the_shipped_sets_draw_margins_leave_the_physics_alone():
+    """``lab/data/benchmark_draw_params.toml`` (the margins the shipped set was drawn under)
+    changes only the fast referee: the set's physics labels stand under it."""
+    draw = load_params(resources.files("lab").joinpath("data", "benchmark_draw_params.toml"))
+    assert draw.fast != load_params().fast
+    load_situations(check_params=draw)  # same physics fingerprint
