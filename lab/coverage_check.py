@@ -16,7 +16,10 @@ interval over the orders:
 
 The report keeps every held-out order's reference (mean and standard error per metric), so
 ``--reference REPORT.json`` checks another sweep of the same orders (a topped-up one, say)
-against the same physics rounds without playing them again.
+against the same physics rounds without playing them again. ``--draw K`` (K >= 1) holds out
+another random set of orders (stream ``("holdout", "order sample", K)``; draw 0, the default, is
+the one reported with the sweeps): a second look when one draw's coverage is near the line. An
+order held out in two draws plays the same reference rounds in both.
 """
 
 from __future__ import annotations
@@ -49,17 +52,26 @@ def reused_references(report: dict, held_out: list[str], rounds: int, referee: s
             for name in ("stacked", "completed")}
 
 
+def held_out_indices(seed: int, orders: int, holdout: int, draw: int = 0) -> np.ndarray:
+    """Which ``holdout`` of a sweep's ``orders`` (indices, ascending) draw ``draw`` holds out: a
+    function of the sweep's seed and the draw alone."""
+    sample = ("holdout", "order sample") + ((draw,) if draw else ())
+    return np.sort(stream(seed, *sample).choice(orders, holdout, replace=False))
+
+
 def check(results: str, orders: list, model: RoundModel, seed: int, holdout: int, rounds: int,
-          referee: str = "physics", workers: int = 1, progress: bool = True, reference: dict | None = None) -> dict:
+          referee: str = "physics", workers: int = 1, progress: bool = True, reference: dict | None = None,
+          draw: int = 0) -> dict:
     """The coverage report (see the module docstring) as a JSON-ready dict (default parameters);
-    ``reference``: an earlier report whose references to use instead of playing them."""
+    ``reference``: an earlier report whose references to use instead of playing them; ``draw``:
+    which random set of held-out orders (0: the one reported with the sweeps)."""
     estimate = read_quality(results, orders)
-    picked = np.sort(stream(seed, "holdout", "order sample").choice(len(orders), holdout, replace=False))
+    picked = held_out_indices(seed, len(orders), holdout, draw)
     held_out = [estimate.lines[i] for i in picked]
     refs = (reused_references(reference, held_out, rounds, referee) if reference is not None else
             references(orders, picked, model, seed, rounds, referee, workers, progress, params=load_params()))
     report = {"results": str(results), "orders": holdout, "rounds": rounds, "referee": referee,
-              "held_out": held_out}
+              "draw": draw, "held_out": held_out}
     for name, est, bounds in (("stacked", estimate.stacked, estimate.stacked_interval()),
                               ("completed", estimate.completed, estimate.p_interval())):
         ref, ref_se = refs[name]
@@ -86,8 +98,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", default=None, help="write the report here")
     parser.add_argument("--reference", default=None, metavar="REPORT.json",
                         help="use the references of this earlier report (same orders and rounds) instead of playing")
+    parser.add_argument("--draw", type=int, default=0, metavar="K",
+                        help="hold out the K-th random set of orders (default 0, the one reported with the sweeps)")
     args = parser.parse_args(argv)
     try:
+        if args.draw < 0:
+            raise ValueError(f"--draw must be 0 or more, not {args.draw}")
         model, seed, order_spec, _ = sweep_settings(args.results)
         reference = json.loads(Path(args.reference).read_text()) if args.reference else None
     except (OSError, ValueError) as error:
@@ -95,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     orders = resolve_orders(order_spec, model.barrels, seed)
     report = check(args.results, orders, model, seed, args.holdout, args.rounds, workers=args.workers,
-                   reference=reference)
+                   reference=reference, draw=args.draw)
     for name in ("stacked", "completed"):
         r = report[name]
         print(f"{name}: strict {r['strict']}/{args.holdout} {np.round(r['strict_interval'], 3).tolist()}, "

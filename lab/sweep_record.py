@@ -7,7 +7,7 @@ results file's options and its ``summary`` (wall time, CPU time, physics share:
 coverage checks' reports (:mod:`lab.coverage_check`, a list), the confirmations of the sweeps'
 extremes (:mod:`kipp.analysis.confirm`, a list) and the pilot's (:mod:`lab.pilot`) if given. With
 ``--update`` the other sweeps already in ``--out`` (and their checks) stay, so that one sweep can be
-made again without the others' results files. The notebook
+made again without the others' results files, and its checks take the place of the old ones. The notebook
 ``barrel_order_difficulty.ipynb`` reads it.
 """
 
@@ -29,6 +29,21 @@ def record(results: str) -> dict:
     options, summary = json.loads(meta["options"]), json.loads(meta["summary"])
     return {"player": options["player"], "barrels": options["barrels"], "half_turn": options["half_turn"],
             "seed": options["seed"], "params": options["params"], **summary}
+
+
+def _replaced(kept: list[dict], reports: list[dict], remade: set[str]) -> list[dict]:
+    """``kept`` with the reports of the sweeps in ``remade`` replaced by ``reports``, where the first
+    of them stood (so the notebook lists the sweeps in the same order); reports of a sweep new to
+    the file go last."""
+    merged, placed = [], set()
+    for report in kept:
+        name = report["sweep"]
+        if name not in remade:
+            merged.append(report)
+        elif name not in placed:
+            merged += [r for r in reports if r["sweep"] == name]
+            placed.add(name)
+    return merged + [r for r in reports if r["sweep"] not in placed]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,11 +68,12 @@ def main(argv: list[str] | None = None) -> int:
         names[Path(results).resolve()] = name
         out["sweeps"][name] = {"file": Path(table).name, **record(results)}
     for key, paths in (("coverage", args.coverage), ("confirm", args.confirm)):
-        out[key] = [report for report in out.get(key, []) if report["sweep"] not in names.values()]
+        reports = []
         for path in paths:
             report = json.loads(Path(path).read_text())
             report["sweep"] = names.get(Path(report.pop("results")).resolve(), "?")
-            out[key].append(report)
+            reports.append(report)
+        out[key] = _replaced(out.get(key, []), reports, set(names.values()))
     if args.pilot:
         out["pilot"] = json.loads(Path(args.pilot).read_text())
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")

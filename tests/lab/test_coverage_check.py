@@ -35,3 +35,16 @@ def test_a_file_that_is_no_sweep_is_one_error_line(tmp_path, capsys):
     assert coverage_check.main(["--results", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("Error: ") and err.count("\n") == 1
+
+
+def test_each_draw_holds_out_its_own_orders_the_same_every_time():
+    first, again = (coverage_check.held_out_indices(2, 34650, 60) for _ in range(2))
+    second = coverage_check.held_out_indices(2, 34650, 60, draw=1)
+    assert list(first) == list(again) and len(set(first)) == len(set(second)) == 60
+    assert len(set(first) & set(second)) < 5  # another random set (expected overlap 0.1)
+
+
+def test_a_negative_draw_is_one_error_line(tmp_path, capsys):
+    assert coverage_check.main(["--results", str(tmp_path / "x.sqlite"), "--draw", "-1"]) == 2
+    err = capsys.readouterr().err
+    assert "--draw" in err and err.count("\n") == 1

@@ -22,8 +22,8 @@ def test_update_replaces_one_sweep_and_its_checks_and_keeps_the_rest(tmp_path, m
     written = json.loads(out.read_text())
     assert written["sweeps"]["standard_casual"]["wall_s"] == 3.0
     assert written["sweeps"]["standard_skilled"]["wall_s"] == 2.0
-    assert sorted((c["sweep"], c["orders"]) for c in written["coverage"]) == [("standard_casual", 30),
-                                                                              ("standard_skilled", 60)]
+    assert [(c["sweep"], c["orders"]) for c in written["coverage"]] == [("standard_casual", 30),  # in its place
+                                                                        ("standard_skilled", 60)]
     assert written["confirm"] == [{"sweep": "standard_skilled", "top": 20}]
     # without --update the file holds only what this call names
     assert sweep_record.main([f"{results}:standard_casual.csv.gz", "--out", str(out)]) == 0
