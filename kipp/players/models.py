@@ -13,8 +13,8 @@ The numbers are choices, defended here:
   the deck on a wild roll. The default for a bare ``bot``. In Old Sea Dogs it passes on its
   own crash estimate, like ``skilled``: against a never-passing twin, physics referee, 300
   games x 2 seatings (seed 1), that pass gains +0.53 chips a game [+0.39, +0.67] and 28.8
-  points of wins [22.2, 35.4] (physics revision 3, turn allowance 0.25 deg; before: +0.60
-  chips, 29.5 points). The first version's rule, ``cautious`` (pass when the worst face could
+  points of wins [22.3, 35.4] (physics revision 4, turn allowance 0.25 deg; on revision 3 the
+  same but [22.2, 35.4]; before the allowance was recalibrated: +0.60 chips, 29.5 points). The first version's rule, ``cautious`` (pass when the worst face could
   tilt the deck past the tower's critical tilt), lost 0.90 chips [0.70, 1.11] and 25.5 points
   of wins [18.6, 32.4] in the same games before that change.
 - ``skilled`` sets each barrel a little uphill of the coming tilt (the ``balance`` aim)
@@ -25,14 +25,15 @@ The numbers are choices, defended here:
   -5.25 [-9.07, -1.43] chips per game against a never-passing twin.) Against a
   never-passing twin, physics referee, 300 games x 2 seatings
   (``python -m lab.pass_payoff --model skilled --games 300 --referee physics --seed 1``), its
-  pass wins 21.3 points more games [14.7, 28.0] and +0.38 chips per game [+0.23, +0.54]
-  (physics revision 3 with the turn allowance recalibrated to it; before, with towers that
+  pass wins 19.8 points more games [13.1, 26.6] and +0.34 chips per game [+0.18, +0.51]
+  (physics revision 4; on revision 3, with the turn allowance recalibrated to it, 21.3 points
+  and +0.38 chips; before, with towers that
   stood on nothing off the slice: 8.0 points and the chips even over 500 games; before the
   physics saw towers fall across its slice at all, the same comparison lost 0.95 chips a game).
 - ``expert`` balances with a 0.5 mm hand, chooses the sailor of a wild roll together with
-  the aim, and passes as ``skilled`` does (300 games x 2 seatings: +12.8 points of wins
-  [+6.5, +19.1], chips +0.20 [+0.02, +0.37]; before physics revision 3, 500 games: +4.8 points
-  [-0.5, +10.1], not resolved).
+  the aim, and passes as ``skilled`` does (300 games x 2 seatings, physics revision 4: +12.2
+  points of wins [+5.8, +18.5], chips +0.18 [+0.00, +0.35]; on revision 3 +12.8 points and
+  +0.20 chips; before physics revision 3, 500 games: +4.8 points [-0.5, +10.1], not resolved).
 - ``learned`` aims by a policy fitted on the Gymnasium environment (:mod:`kipp.env`) rather
   than by a judgement written by hand: 20 weights of :class:`kipp.players.learned.LearnedAim`,
   trained by CMA-ES on practice rounds with a 1 mm hand (``python -m lab.train_player``), and
