@@ -14,9 +14,10 @@ The numbers are choices, defended here:
   own crash estimate, like ``skilled``: against a never-passing twin, physics referee, 300
   games x 2 seatings (seed 1), that pass gains +0.53 chips a game [+0.39, +0.67] and 28.8
   points of wins [22.3, 35.4] (physics revision 4, turn allowance 0.25 deg; on revision 3 the
-  same but [22.2, 35.4]; before the allowance was recalibrated: +0.60 chips, 29.5 points). The first version's rule, ``cautious`` (pass when the worst face could
-  tilt the deck past the tower's critical tilt), lost 0.90 chips [0.70, 1.11] and 25.5 points
-  of wins [18.6, 32.4] in the same games before that change.
+  same but [22.2, 35.4]; before the allowance was recalibrated: +0.60 chips, 29.5 points).
+  The first version's rule, ``cautious`` (pass when the worst face could tilt the deck past
+  the tower's critical tilt), lost 0.90 chips [0.70, 1.11] and 25.5 points of wins [18.6,
+  32.4] in the same games before that change.
 - ``skilled`` sets each barrel a little uphill of the coming tilt (the ``balance`` aim)
   with a steady 1 mm hand; levels the deck on a wild roll; passes in Old Sea Dogs on its
   own crash estimate, like ``expert``, counting that the next player must then play the
