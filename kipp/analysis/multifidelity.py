@@ -69,7 +69,8 @@ carry (moment estimate 0) and keeps the mean. On P(complete) the test keeps them
 casual with half turns 89%), and drops them elsewhere. Held out (60 orders, 400 physics rounds
 each), the intervals cover 53 to 60 of 60 per sweep and metric; the 53 (the expert's P(complete))
 is one order missed by 4.6 standard errors, its sweep's fast rounds low and the check's physics
-rounds high, with the other 59 at the spread the intervals claim (README). The bound on the order
+rounds high, with the other 59 at the spread the intervals claim; a second draw of 60 held-out
+orders (``python -m lab.coverage_check --draw 1``) covers 58 and 57 of them (README). The bound on the order
 effect comes from the residuals of the model the test chose, so it can be low.
 
 *Top-up rounds* (for a target on every order's interval): after the planned rounds, an order
