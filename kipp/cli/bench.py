@@ -32,6 +32,9 @@ def bench(quick: bool, as_json: bool, viewer: bool, quiet: bool, params: Params 
 
     viewer_frames = None
     if viewer:
+        from kipp.cli.window import require_pygame
+
+        require_pygame("kipp bench --viewer")
         from viewer.bench import measure as viewer_frames
 
     result = measure(params, quick=quick, seed=seed, viewer=viewer_frames, progress=progress)

@@ -15,7 +15,14 @@ from kipp.cli.options import (
     params_option,
     parse_players,
 )
-from kipp.cli.window import ensure_display, max_frames_option, mute_option, run_viewer, screenshot_option
+from kipp.cli.window import (
+    ensure_display,
+    max_frames_option,
+    mute_option,
+    require_pygame,
+    run_viewer,
+    screenshot_option,
+)
 from sim.params import Params, load_params
 
 GAME_OPTIONS = ("players", "barrels", "half_turn", "sea_dogs", "hints", "confirm", "seed", "record")
@@ -104,6 +111,7 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: boo
     a new game and Esc quits (both ask first during a game). The first start opens on
     the how-to-play screen.
     """
+    require_pygame("kipp play")
     screenshot = check_output("--screenshot", screenshot, suffix=".png")
     record = check_output("--record", record, suffix=".jsonl")
     context = click.get_current_context()

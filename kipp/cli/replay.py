@@ -8,7 +8,14 @@ import click
 
 from kipp.cli import options
 from kipp.cli.options import UserError, check_output, params_option, physics_errors
-from kipp.cli.window import ensure_display, max_frames_option, mute_option, run_viewer, screenshot_option
+from kipp.cli.window import (
+    ensure_display,
+    max_frames_option,
+    mute_option,
+    require_pygame,
+    run_viewer,
+    screenshot_option,
+)
 from kipp.rules.replay import (
     ReplayMismatch,
     check_params,
@@ -111,6 +118,7 @@ def show_replay(path: str, params: Params | None = None, *, max_frames: int | No
     than the recording's, a recording whose outcomes differ, or no display (unless
     ``max_frames``/``screenshot`` ask for a headless run).
     """
+    require_pygame("kipp replay (without --check)")
     screenshot = check_output("--screenshot", screenshot, suffix=".png")
     events = read_recording(path)
     header = events[0]

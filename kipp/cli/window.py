@@ -1,6 +1,9 @@
-"""The viewer's window for ``kipp play`` and the visual ``kipp replay``: is there a display, and run it.
+"""The viewer's window for ``kipp play`` and the visual ``kipp replay``: is pygame there, is there a
+display, and run it.
 
-pygame and the viewer are imported inside the functions, so ``kipp --help`` stays light.
+pygame and the viewer are imported inside the functions, so ``kipp --help`` stays light, and
+every other command runs without pygame installed. pygame-ce comes with the ``[viewer]``
+extra; without it :func:`require_pygame` says in one line what to install (exit 2).
 Without a display, a command says so in one line and points at ``kipp game`` (exit 2).
 pygame-ce falls back silently to its ``offscreen`` driver when it cannot open a window --
 no ``DISPLAY``/``WAYLAND_DISPLAY`` at all, or one that names a server nobody runs
@@ -19,6 +22,7 @@ import click
 from kipp.cli.options import UserError, check_output
 
 HEADLESS_DRIVERS = ("dummy", "offscreen")
+VIEWER_EXTRA = "pip install 'kipp-kipp-ahoi[viewer]' (in a checkout: pip install -e '.[viewer]')"
 GAME_HINT = "`kipp game` plays a whole game headless"
 NO_DISPLAY = f"no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); {GAME_HINT}"
 
@@ -50,6 +54,15 @@ mute_option = click.option("--mute", is_flag=True, help="Start with the sound of
 def screenshot_option(text: str):
     """``--screenshot FILE.png``; checked before the viewer starts (:func:`kipp.cli.options.check_output`)."""
     return click.option("--screenshot", default=None, metavar="FILE.png", help=f"{text}.")
+
+
+def require_pygame(command: str) -> None:
+    """Raise UserError (one line, exit 2) naming the ``[viewer]`` extra when pygame cannot be imported."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    try:
+        import pygame  # noqa: F401
+    except ImportError:
+        raise UserError(f"{command} opens a window, which needs pygame-ce: {VIEWER_EXTRA}") from None
 
 
 def _headless_on_purpose() -> bool:
