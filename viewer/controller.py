@@ -9,7 +9,8 @@ frame. Chance is sampled with :func:`kipp.rules.play.sample_chance` from the str
 :func:`kipp.rules.play.game_streams` (the same seeding as ``kipp game``).
 
 Time is counted in frames, not wall-clock seconds, so a game with the same seed and the
-same input plays out identically headless and on screen.
+same input plays out identically headless and on screen. Nothing here draws (no pygame):
+:class:`viewer.frame.FrameView` is what the drawers are handed, read off the controller once a frame.
 
 People act through the input methods (:meth:`roll`, :meth:`pass_turn`, :meth:`set_aim`,
 :meth:`nudge_aim`, :meth:`release`, :meth:`choose_sailor`); bots and a replay script act
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Callable, Mapping, NamedTuple
 
 from kipp.rules.actions import Action, ChooseSailor, Pass, Place, PlaceAnywhere, Play, Roll, Shuffle
 from kipp.rules.config import GameConfig
@@ -32,12 +33,13 @@ from sim.tower import BarrelPose, Referee, TowerState
 from sim.turn_profile import profile_progress, turn_duration_s
 from sim.world import TowerWorld
 from viewer.crash import CrashScene, afloat, crash_scene, deck_poses, fall_words
-from viewer.die import DieView
+from viewer.die_roll import DieRoll
+from viewer.geometry import HANG_GAP_M, Hanging, hang_pose
 from viewer.messages import AFTERMATH_FRAMES, CELEBRATION_FRAMES, Message, announce
+from viewer.modes import Mode, Prompt
+from viewer.names import shorten
 from viewer.orientation import ViewTurn, squash
-from viewer.palette import shorten
 from viewer.referee_bridge import AnimatingReferee, DecisionPending, Request
-from viewer.scene import HANG_GAP_M, Hanging, hang_pose
 from viewer.script import ReplayScript
 from viewer.sound import Cue, CueEvent
 
@@ -69,6 +71,14 @@ class ChipFlight:
         return min(1.0, max(0.0, (frame - self.start) / CHIP_FLIGHT_FRAMES))
 
 
+class ShownRound(NamedTuple):
+    """The round the top bar shows, its barrels stacked, and whether it is over (awaiting the next deal)."""
+
+    round: int
+    stacked: int
+    over: bool
+
+
 class GameController:
     """One game on screen. ``bots`` maps player index -> bot (anything with ``act``);
     the other players are people. With a ``script`` every action comes from it;
@@ -93,9 +103,13 @@ class GameController:
         self.referee = AnimatingReferee(referee if referee is not None else LoopReferee(params))
         self.state = GameState(config, self.referee, params.ship)
         self.die_rng, self.shuffle_rng, self.bot_rngs = game_streams(seed, config.n_players)
-        self.die = DieView(config.faces)
-        self.mode = "idle"
-        """idle, rolling, gliding, lowering, deciding or aftermath."""
+        self.die = DieRoll(config.faces)
+        self.mode = Mode.IDLE
+        """What animates this frame; :meth:`update` runs its handler (:attr:`_updates`)."""
+        self._updates: dict[Mode, Callable[[], None]] = {
+            Mode.IDLE: self._update_idle, Mode.ROLLING: self._update_rolling, Mode.GLIDING: self._update_gliding,
+            Mode.LOWERING: self._update_lowering, Mode.DECIDING: self._update_deciding,
+            Mode.AFTERMATH: self._update_aftermath}
         self.wait = 0
         self.frame = 0
         self.message: Message | None = None
@@ -137,27 +151,27 @@ class GameController:
     def seat_is_human(self, player: int) -> bool:
         return self.script is None and player not in self.bots
 
-    def prompt(self) -> str | None:
-        """What a person is being asked to do now: roll, play_or_pass, place, sailor, new_game."""
+    def prompt(self) -> Prompt | None:
+        """What a person is being asked to do now (None: nothing, or nobody is asked)."""
         state = self.state
         if state.is_terminal():
-            return "new_game" if self.mode == "idle" and self.wait == 0 else None
-        if self.mode != "idle" or self.wait > 0 or self.error or not self.seat_is_human(state.player):
+            return Prompt.NEW_GAME if self.mode is Mode.IDLE and self.wait == 0 else None
+        if self.mode is not Mode.IDLE or self.wait > 0 or self.error or not self.seat_is_human(state.player):
             return None
         if state.current_player() == CHANCE:
-            return "roll" if state.chance_kind() == "roll" else None
+            return Prompt.ROLL if state.chance_kind() == "roll" else None
         first = state.legal_actions()[0]
         if isinstance(first, Play):
-            return "play_or_pass"
+            return Prompt.PLAY_OR_PASS
         if isinstance(first, PlaceAnywhere):
-            return "place"
+            return Prompt.PLACE
         if isinstance(first, ChooseSailor):
-            return "sailor"
+            return Prompt.SAILOR
         return None
 
     def display_world(self) -> TowerWorld:
         """The world to draw: the running decision's, a crash's wreck, or the state's tower."""
-        if self.mode == "deciding" and self.run.world is not None:
+        if self.mode is Mode.DECIDING and self.run.world is not None:
             return self.run.world
         if self._frozen is not None:
             return self._frozen
@@ -180,7 +194,7 @@ class GameController:
 
     def slice_direction(self) -> float:
         """Direction (rad from the bow toward port) of the plane the side view shows."""
-        if self.mode == "deciding" and self.run.world is not None:
+        if self.mode is Mode.DECIDING and self.run.world is not None:
             return _run_slice(self.run, self._pending[1].tower)
         if self._frozen is not None:
             return self._frozen_slice
@@ -192,7 +206,7 @@ class GameController:
 
     def turns(self) -> dict[str, float]:
         """Sailor turn counts to show, fractional while a sailor is turning."""
-        if self.mode in ("deciding", "aftermath") and self._pending is not None:
+        if self.mode in (Mode.DECIDING, Mode.AFTERMATH) and self._pending is not None:
             request = self._pending[1]
             turns = request.tower.turns_by_sailor()
             run = self.run
@@ -207,7 +221,7 @@ class GameController:
 
     def turning(self) -> str | None:
         """The sailor being turned right now, or None."""
-        if self.mode in ("deciding", "aftermath") and self._pending is not None:
+        if self.mode in (Mode.DECIDING, Mode.AFTERMATH) and self._pending is not None:
             turn = self._pending[1].turn
             if turn is not None and getattr(self.run, "phase", None) == "turn":
                 return turn.sailor
@@ -215,7 +229,7 @@ class GameController:
 
     def hanging(self) -> Hanging | None:
         """The next barrel held over the tower while it is being aimed and lowered."""
-        if self.mode not in ("gliding", "lowering") and self.prompt() != "place":
+        if self.mode not in (Mode.GLIDING, Mode.LOWERING) and self.prompt() is not Prompt.PLACE:
             return None
         legal = self.state.legal_actions()
         if not legal or not isinstance(legal[0], PlaceAnywhere):
@@ -230,14 +244,14 @@ class GameController:
             return None
         return self._aim_to_xy()
 
-    def shown_round(self) -> tuple[int, int, bool]:
-        """(round, barrels stacked, round over) as the scene shows them: a round that has ended stays
-        on the top bar, with the count its recap gives, until the next one is dealt."""
+    def shown_round(self) -> ShownRound:
+        """The round as the scene shows it: a round that has ended stays on the top bar, with the
+        count its recap gives, until the next one is dealt."""
         state = self.state
         end = state.last_round_end()
         if end is not None and (state.is_terminal() or state.chance_kind() == "shuffle"):
-            return end["round"], end["stacked"], True
-        return state.round, state.placed, False
+            return ShownRound(end["round"], end["stacked"], True)
+        return ShownRound(state.round, state.placed, False)
 
     def chips_shown(self, player: int) -> int:
         """``player``'s chips without those still flying to them, and with those a crash costs
@@ -266,7 +280,7 @@ class GameController:
     def skip_intro(self) -> bool:
         """A person's key or click during the pause that opens their turn (or follows the roll):
         end the pause, so the input is not lost. True if there was such a pause."""
-        if self.mode != "idle" or self.wait <= 0 or self.error:
+        if self.mode is not Mode.IDLE or self.wait <= 0 or self.error:
             return False
         wait, self.wait = self.wait, 0
         if self.prompt() is None:
@@ -278,10 +292,10 @@ class GameController:
         """Roll the die (after choosing to play, in Old Sea Dogs). True if it rolled."""
         self.skip_intro()
         prompt = self.prompt()
-        if prompt == "play_or_pass":
+        if prompt is Prompt.PLAY_OR_PASS:
             self._submit(Play())
-            prompt = "roll"
-        if prompt != "roll":
+            prompt = Prompt.ROLL
+        if prompt is not Prompt.ROLL:
             return False
         self._start_roll(self._sample())
         return True
@@ -289,14 +303,14 @@ class GameController:
     def pass_turn(self) -> bool:
         """Pass (Old Sea Dogs), when allowed. True if passed."""
         self.skip_intro()
-        if self.prompt() != "play_or_pass":
+        if self.prompt() is not Prompt.PLAY_OR_PASS:
             return False
         self._submit(Pass())
         return True
 
     def set_aim(self, along_m: float) -> None:
         """Move the hanging barrel to ``along_m`` along the deck (within the deck; not while held)."""
-        if self.prompt() == "place" and not self.held:
+        if self.prompt() is Prompt.PLACE and not self.held:
             self._init_aim()
             limit = self.params.ship.deck_half_length_m
             self._aim[0] = min(max(along_m, -limit), limit)
@@ -304,7 +318,7 @@ class GameController:
     def nudge_aim(self, along_steps: int, across_steps: int = 0) -> None:
         """Arrow keys: move the aim by :data:`AIM_STEP_M` per step (a held barrel is aimed again)."""
         self.skip_intro()
-        if self.prompt() == "place":
+        if self.prompt() is Prompt.PLACE:
             self.held = False
             self._init_aim()
             self.set_aim(self._aim[0] + along_steps * AIM_STEP_M)
@@ -315,7 +329,7 @@ class GameController:
         """Let the hanging barrel go at the aim (with ``confirm``, the first call holds it there
         and the second lets it go). True if released."""
         self.skip_intro()
-        if self.prompt() != "place":
+        if self.prompt() is not Prompt.PLACE:
             return False
         if self.confirm and not self.held:
             self.held = True
@@ -323,7 +337,7 @@ class GameController:
         self.held = False
         x, y = self._aim_to_xy()
         self._place = Place(round(x * 1000.0, 3) + 0.0, round(y * 1000.0, 3) + 0.0)
-        self.mode, self._glide = "lowering", None
+        self.mode, self._glide = Mode.LOWERING, None
         return True
 
     def aim_again(self) -> bool:
@@ -334,7 +348,7 @@ class GameController:
     def choose_sailor(self, sailor: str) -> bool:
         """On a wild roll, after placing: turn ``sailor``. True if accepted."""
         self.skip_intro()
-        if self.prompt() != "sailor":
+        if self.prompt() is not Prompt.SAILOR:
             return False
         self._submit(ChooseSailor(sailor))
         return True
@@ -354,8 +368,7 @@ class GameController:
         self.flights = [f for f in self.flights if f.progress(self.frame) < 1.0]
         if self.error:
             return
-        handler = getattr(self, "_update_" + self.mode)
-        handler()
+        self._updates[self.mode]()
         turning = self.turning() is not None and not self.view.turning  # the deck moves once the view has turned
         if turning and not self._was_turning:
             turn = self._pending[1].turn
@@ -374,7 +387,7 @@ class GameController:
     def _update_rolling(self) -> None:
         if self.die.rolling:
             return
-        self.mode = "idle"
+        self.mode = Mode.IDLE
         self.wait = AFTER_ROLL_FRAMES
         self._submit(self._roll)
 
@@ -386,14 +399,14 @@ class GameController:
         self._aim = [s0 + (s1 - s0) * ease, a0 + (a1 - a0) * ease]
         self._glide = (s0, a0, s1, a1, frames)
         if t >= 1.0:
-            self.mode = "lowering"
+            self.mode = Mode.LOWERING
 
     def _update_lowering(self) -> None:
         drop = self.params.settle.drop_height_m
         self._gap = max(drop, self._gap - (HANG_GAP_M - drop) / LOWER_FRAMES)
         if self._gap <= drop + 1e-12:
             place, self._place = self._place, None
-            self.mode = "idle"
+            self.mode = Mode.IDLE
             self._gap = HANG_GAP_M
             self._cues.append(CueEvent(Cue.SET_DOWN, size=self.state.next_barrel()))
             self._submit(place)
@@ -408,14 +421,14 @@ class GameController:
         self.referee.provide(request, decision)
         world = self.run.world
         slice_direction = _run_slice(self.run, request.tower) if world is not None else 0.0
-        self.mode = "idle"
+        self.mode = Mode.IDLE
         shown = self.message
         self._submit(action)
         scene = crash_scene(self.params, decision, world, slice_direction) if decision.crashed else None
         if decision.crashed and scene is None:
             self._cues.append(CueEvent(Cue.CRASH))
         if scene is not None:
-            self.mode, self.wait = "aftermath", AFTERMATH_FRAMES
+            self.mode, self.wait = Mode.AFTERMATH, AFTERMATH_FRAMES
             self._crash = scene
             self._frozen, self._frozen_slice = scene.world, scene.slice_direction_rad
             in_slice = scene.fallen is not None and scene.fallen.in_slice
@@ -445,7 +458,7 @@ class GameController:
         self.wait -= 1
         if self.wait <= 0:
             self._frozen_turns = self.turns()
-            self.mode, self.wait = "idle", 0
+            self.mode, self.wait = Mode.IDLE, 0
             self._pending, self.run = None, None
             self._auto_step()
 
@@ -489,7 +502,7 @@ class GameController:
             across = -x * math.sin(direction) + y * math.cos(direction)
             self._glide = (self._aim[0], self._aim[1], along, across, 0)
             self._place = action
-            self.mode = "gliding"
+            self.mode = Mode.GLIDING
         else:
             self._submit(action)
 
@@ -504,7 +517,7 @@ class GameController:
         self._cues.append(CueEvent(Cue.ROLL))
         self._roll = roll
         self.die.start_roll(roll.face)
-        self.mode = "rolling"
+        self.mode = Mode.ROLLING
 
     def _submit(self, action: Action) -> None:
         """Apply ``action`` to a clone; commit it, or start animating the decision it needs."""
@@ -515,7 +528,7 @@ class GameController:
             self._pending = (action, pending.request)
             self.run = self.referee.start(pending.request)
             self._frozen = self._frozen_turns = None
-            self.mode = "deciding"
+            self.mode = Mode.DECIDING
             return
         except ValueError as error:  # an illegal recorded action: the replay went astray
             self.error = f"cannot apply {action!r}: {error}"

@@ -29,8 +29,8 @@ from sim.params import Params
 from sim.referees.loop import build_world, tower_from_world
 from sim.tower import BarrelPose, Decision, FallenStack
 from sim.world import CM_PER_M, TowerWorld
+from viewer.geometry import SEA_LEVEL_M
 from viewer.orientation import wrap
-from viewer.scene import SEA_LEVEL_M
 
 TIP_RATE_RAD_PER_S = 0.6
 """How fast a stack that a closed form saw fall starts turning over its edge, rad/s. The

@@ -1,9 +1,7 @@
-"""The colour die: a tumbling roll that lands on the face the rules engine drew.
+"""The colour die drawn: a tumbling roll (:class:`viewer.die_roll.DieRoll`) in its square.
 
-The face is decided before the animation starts (a chance outcome sampled from the
-game's generator); the tumble only shows other faces on the way, in a fixed sequence, so
-the animation uses no randomness of its own. Colour faces are painted in the sailor's cap
-colour; the wild face is its own symbol: a wheel of the three cap colours.
+Colour faces are painted in the sailor's cap colour; the wild face is its own symbol: a
+wheel of the three cap colours.
 """
 
 from __future__ import annotations
@@ -14,72 +12,31 @@ import pygame
 
 from kipp.rules.actions import WILD
 from viewer import palette
-
-ROLL_FRAMES = 42
-"""Length of a roll, frames (0.7 s at 60 Hz)."""
+from viewer.die_roll import DieRoll
 
 
 class DieView:
-    """The die's animation state and drawing. ``shown`` is the face currently visible."""
+    """Draws a :class:`DieRoll`; keeps the painted faces (painting is the costly part of a frame's die)."""
 
-    def __init__(self, faces: tuple[str, ...]) -> None:
-        self.faces = tuple(dict.fromkeys(faces))
-        self.face: str | None = None
-        """The face rolled (the engine's), once a roll has started."""
-        self.shown: str | None = None
-        self._frames_left = 0
-        self._frame = 0
+    def __init__(self) -> None:
         self._painted: dict[tuple[str | None, int], pygame.Surface] = {}
-        """Painted faces by (face, side px): painting is the costly part of a frame's die."""
+        """Painted faces by (face, side px)."""
 
-    @property
-    def rolling(self) -> bool:
-        return self._frames_left > 0
-
-    def start_roll(self, face: str, frames: int = ROLL_FRAMES) -> None:
-        """Begin a roll that lands on ``face`` after ``frames`` frames (0: show at once)."""
-        self.face = face
-        self._frames_left = max(0, frames)
-        self._frame = 0
-        self.shown = face if frames <= 0 else self._tumble_face(0)
-
-    def clear(self) -> None:
-        """No face (before a turn's roll)."""
-        self.face = self.shown = None
-        self._frames_left = 0
-
-    def update(self) -> None:
-        """Advance one frame; the tumble slows down and settles on the face."""
-        if self._frames_left <= 0:
-            return
-        self._frames_left -= 1
-        self._frame += 1
-        self.shown = self.face if self._frames_left == 0 else self._tumble_face(self._frame)
-
-    def _tumble_face(self, frame: int) -> str:
-        # face changes get rarer as the die slows: every 3 frames at first, every ~9 at the end
-        progress = frame / max(1, frame + self._frames_left)
-        period = 3 + int(6 * progress)
-        flips = frame // period
-        candidates = [f for f in self.faces if f != self.face] or list(self.faces)
-        return candidates[(flips * 2 + 1) % len(candidates)]
-
-    def draw(self, surface: pygame.Surface, rect: pygame.Rect, *, inviting: bool = False,
+    def draw(self, surface: pygame.Surface, rect: pygame.Rect, roll: DieRoll, *, inviting: bool = False,
              pulse: float = 0.0) -> None:
-        """Draw the die in ``rect``; ``inviting`` pulses a ring to ask for a roll."""
+        """Draw ``roll`` in ``rect``; ``inviting`` pulses a ring to ask for a roll."""
         side = rect.width
-        total = self._frame + self._frames_left
-        progress = self._frame / total if self.rolling and total else 1.0
+        progress = roll.progress
         angle = 0.0
         offset = 0.0
-        if self.rolling:
+        if roll.rolling:
             angle = 540.0 * (1 - progress) ** 2  # spins fast, then settles flat
             offset = -abs(math.sin(progress * math.pi * 3)) * side * 0.18 * (1 - progress)
         if inviting:
             grow = 4 + 3 * math.sin(pulse * 2 * math.pi)
             pygame.draw.rect(surface, palette.HIGHLIGHT, rect.inflate(grow * 2, grow * 2), 4,
                              border_radius=side // 5)
-        face_surface = self._face_surface(self.shown, side)
+        face_surface = self._face_surface(roll.shown, side)
         if angle:
             face_surface = pygame.transform.rotate(face_surface, angle)
         surface.blit(face_surface, face_surface.get_rect(center=(rect.centerx, rect.centery + offset)))

@@ -1,9 +1,9 @@
-"""The "How to play" screen (H or ?), the in-game tips of a first game, and the key legend.
+"""The "How to play" card (H or ?): the rules of the game being played and its keys.
 
 The rules are worded after the rulebook as DESIGN.md section 4 reads it, for the game
 being played: the variants that are on (nine barrels, half turns, Old Sea Dogs) get their
-own lines. The screen is painted once per window size and game set-up and then only
-blitted, so showing it costs a frame nothing.
+own lines. The keys are the key table's (:mod:`viewer.keys`). The card is painted once per
+window size and game set-up and then only blitted, so showing it costs a frame nothing.
 """
 
 from __future__ import annotations
@@ -14,14 +14,9 @@ from kipp.rules.actions import WILD
 from kipp.rules.config import ROUNDS, GameConfig
 from viewer import palette
 from viewer.die import paint_face
+from viewer.frame import FrameView
+from viewer.keys import HELP_CARD_KEYS, KEYS, REPLAY_KEYS, Act, find
 from viewer.layout import Layout
-
-KEYS = (("Space", "roll the die"), ("mouse, arrows", "aim the barrel"), ("click, Enter", "let it go"),
-        ("1 2 3, click", "pick a sailor (wild)"), ("P", "pass, paying a chip (Old Sea Dogs)"),
-        ("B", "balance hint on / off"), ("M", "sound on / off"), ("R", "record the game"),
-        ("H or ?", "how to play"), ("N / Esc", "new game / quit"))
-REPLAY_KEYS = (("Space", "pause / go on"), ("Right or S", "one step (paused)"), ("+ / -, 1 2 4", "speed 1x 2x 4x"),
-               ("M", "sound on / off"), ("H or ?", "how to play"), ("N / Esc", "restart / quit"))
 
 
 def rules(config: GameConfig) -> list[tuple[str | None, str]]:
@@ -60,27 +55,6 @@ def rules(config: GameConfig) -> list[tuple[str | None, str]]:
     return paragraphs
 
 
-def first_game_tip(prompt: str | None, state, *, hints: bool = False) -> tuple[str, str] | None:
-    """(key, text) of the tip for a person's ``prompt`` at ``state`` in a first game, if any
-    (``hints``: the balance hint is shown, and the tip points at it rather than say otherwise)."""
-    if prompt == "play_or_pass":
-        return "pass", ("Old Sea Dogs: roll, or pay a chip to pass (P). After a pass the next player must roll, "
-                        "and gets the chip back if their turn ends without a crash.")
-    if prompt == "roll":
-        if state.placed == 0:
-            return "roll", "The die picks the sailor that turns after you place (wild: you choose). Space rolls."
-        return "blue", "From now on blue means no barrel: only the blue sailor turns."
-    if prompt == "place":
-        return "place", ("Aim a little uphill: the red arrow in the top view points downhill. "
-                         "Move the mouse (or arrows), click (or Enter) to let go.")
-    if prompt == "sailor":
-        if hints:
-            return "sailor", ("Wild: the purple ring marks the sailor the balance hint would turn for this tower. "
-                              "Click one in the top view, or 1 2 3.")
-        return "sailor", "Wild: a sailor turned less often evens out the tilt. Click one in the top view, or 1 2 3."
-    return None
-
-
 def _card_rect(layout: Layout) -> pygame.Rect:
     width, height = layout.size
     card = pygame.Rect(0, 0, min(width - layout.px(40), layout.px(1100)), height - layout.px(40))
@@ -100,8 +74,8 @@ def _paint(layout: Layout, config: GameConfig, replay: bool, seed: int | None) -
         title_px = round(size * 1.7)
         icon = round(size * 1.5)
         line_h = palette.font(size).get_linesize()
-        keys_w = max(palette.font(size, True).size(k)[0] for k, _ in keys) + pad // 2
-        keys_col = keys_w + max(palette.font(size).size(w)[0] for _, w in keys)
+        keys_w = max(palette.font(size, True).size(row.label)[0] for row in keys) + pad // 2
+        keys_col = keys_w + max(palette.font(size).size(row.words)[0] for row in keys)
         text_w = card.width - 3 * pad - keys_col - icon - pad // 2
         blocks = [(face, palette.wrap(p, palette.font(size), text_w)) for face, p in rules(config)]
         height = (pad + palette.font(title_px, True).get_linesize() + pad // 2
@@ -130,11 +104,12 @@ def _paint(layout: Layout, config: GameConfig, replay: bool, seed: int | None) -
     heading = palette.text("Keys", round(size * 1.2), palette.INK, bold=True)
     surface.blit(heading, (x_keys, top))
     ky = top + heading.get_height() + size // 3
-    for key, what in keys:
-        surface.blit(palette.text(key, size, palette.INK, bold=True), (x_keys, ky))
-        surface.blit(palette.text(what, size, palette.INK_SOFT), (x_keys + keys_w, ky))
+    for row in keys:
+        surface.blit(palette.text(row.label, size, palette.INK, bold=True), (x_keys, ky))
+        surface.blit(palette.text(row.words, size, palette.INK_SOFT), (x_keys + keys_w, ky))
         ky += line_h
-    footer = palette.text("H, Esc, Enter or a click: back to the game", size, palette.GOOD, bold=True)
+    back = HELP_CARD_KEYS[0]
+    footer = palette.text(f"{back.label}: {back.words}", size, palette.GOOD, bold=True)
     surface.blit(footer, footer.get_rect(bottomright=(card.width - pad, card.height - pad // 2)))
     if seed is not None:
         note = palette.fit(seed_note(seed), size, card.width - 3 * pad - footer.get_width(), palette.INK_SOFT)
@@ -163,3 +138,22 @@ def draw_help(surface: pygame.Surface, layout: Layout, config: GameConfig, *, re
     card = _card_rect(layout)
     surface.blit(painted, card)
     return card
+
+
+class HelpCard:
+    """The how-to-play card (a :class:`viewer.card.Card`) of the game behind it: answers
+    :attr:`Act.CLOSE` to its keys (:data:`viewer.keys.HELP_CARD_KEYS`) and to any click."""
+
+    def __init__(self, *, replay: bool = False) -> None:
+        self.replay = replay
+        """Over a replay: the replay's keys, and no seed to play the game again by."""
+
+    def key(self, key: int, char: str = "", mod: int = 0) -> Act | None:
+        press = find(HELP_CARD_KEYS, key, char)
+        return press.act if press is not None else None
+
+    def click(self, pos: tuple[int, int], layout: Layout) -> Act | None:
+        return Act.CLOSE
+
+    def draw(self, surface: pygame.Surface, layout: Layout, view: FrameView) -> None:
+        draw_help(surface, layout, view.state.config, replay=self.replay, seed=None if self.replay else view.seed)

@@ -1,11 +1,13 @@
 """Everything around the ship: the round and the barrel line, players and chips, the
-prompt, the Pass button, short messages, the end-of-game screen with its round-by-round
-recap, and the overlays: a question (new game? quit?), the REPLAY banner, first-game tips.
+prompt, the Pass button, the key legend, short messages, the balance gauge, the REPLAY
+banner and the first-game tips. (The end-of-game screen is :mod:`viewer.end_screen`, the
+cards over the game :mod:`viewer.card`'s.)
 
 Long names are cut with an ellipsis to the room they have (:func:`viewer.palette.fit`).
 
-Drawing only: the numbers come from the game state (:class:`kipp.rules.state.GameState`),
-what a person is asked to do from :meth:`viewer.controller.GameController.prompt`.
+Drawing only, from the frame's view (:class:`viewer.frame.FrameView`): the numbers come from
+the game state, what a person is asked to do from its prompt, the legend from the key table
+(:mod:`viewer.keys`).
 """
 
 from __future__ import annotations
@@ -17,26 +19,27 @@ import pygame
 from viewer import palette
 from viewer.balance_hint import Advice, gauge_text
 from viewer.barrel_art import draw_barrel
-from viewer.controller import GameController
-from viewer.help import KEYS, REPLAY_KEYS, seed_note
+from viewer.frame import FrameView
+from viewer.keys import KEYS, REPLAY_KEYS, KeyRow
 from viewer.layout import Layout
-from viewer.messages import acts
-from viewer.recap import describe, round_recaps, signed
+from viewer.messages import Tone, acts
+from viewer.modes import Mode, Prompt
+from viewer.widgets import draw_button
 
 
-def draw_top_bar(surface: pygame.Surface, layout: Layout, controller: GameController) -> None:
+def draw_top_bar(surface: pygame.Surface, layout: Layout, view: FrameView) -> None:
     """Round counter and the line of barrels (stacked ones faded, the next one marked)."""
     bar = layout.top_bar
     pygame.draw.rect(surface, palette.PANEL, bar)
     pygame.draw.line(surface, palette.PANEL_EDGE, bar.bottomleft, bar.bottomright, 2)
-    state = controller.state
-    shown_round, stacked, over = controller.shown_round()
+    state = view.state
+    shown_round, stacked, over = view.shown_round
     round_label = palette.text(f"Round {shown_round} of 3", layout.font_px(30), palette.INK, bold=True)
     surface.blit(round_label, round_label.get_rect(midleft=(bar.x + layout.px(16), bar.centery)))
     line = state.line
     if not line:
         return
-    params = controller.params
+    params = view.params
     tallest = max(params.barrel(size).height_m for size in line)
     scale = bar.height * 0.62 / tallest
     left = bar.x + layout.px(24) + round_label.get_width() + layout.px(20)
@@ -61,23 +64,21 @@ def draw_top_bar(surface: pygame.Surface, layout: Layout, controller: GameContro
 PASS_LABEL = "Pass (P): pay 1 chip"
 
 
-def draw_panel(surface: pygame.Surface, layout: Layout, controller: GameController, pulse: float, *,
-               prompt: str | None) -> str:
+def draw_panel(surface: pygame.Surface, layout: Layout, view: FrameView) -> str:
     """The right-hand panel behind the inset, the die, the prompt and the players.
 
-    ``prompt`` is this frame's :meth:`GameController.prompt` (asked once per frame by the app).
     Returns what the foot of the panel shows: "legend" (the keys) or "hint" (too little
     room: one line pointing at the help screen, which lists them)."""
     pygame.draw.rect(surface, palette.PANEL, layout.panel)
     pygame.draw.line(surface, palette.PANEL_EDGE, layout.panel.topleft, layout.panel.bottomleft, 2)
-    _draw_prompt(surface, layout, controller, prompt)
-    if prompt == "play_or_pass":
-        _draw_button(surface, layout, layout.pass_button, PASS_LABEL, pulse)
-    _draw_players(surface, layout, controller)
-    return _draw_keys(surface, layout, controller.config.n_players, REPLAY_KEYS if controller.script else KEYS)
+    _draw_prompt(surface, layout, view)
+    if view.prompt is Prompt.PLAY_OR_PASS:
+        draw_button(surface, layout, layout.pass_button, PASS_LABEL, view.pulse)
+    _draw_players(surface, layout, view)
+    return _draw_keys(surface, layout, view.state.config.n_players, REPLAY_KEYS if view.scripted else KEYS)
 
 
-def _draw_keys(surface: pygame.Surface, layout: Layout, players: int, keys) -> str:
+def _draw_keys(surface: pygame.Surface, layout: Layout, players: int, keys: tuple[KeyRow, ...]) -> str:
     """A small legend of the controls at the bottom of the panel, or, if there is no room,
     one line saying where they are (the help screen)."""
     size = layout.font_px(19)
@@ -90,76 +91,66 @@ def _draw_keys(surface: pygame.Surface, layout: Layout, players: int, keys) -> s
                            palette.INK, bold=True)
         surface.blit(hint, (x_key, layout.panel.bottom - layout.px(10) - hint.get_height()))
         return "hint"
-    key_w = max(palette.font(size, True).size(k)[0] for k, _ in keys) + layout.px(14)
-    for k, (key, what) in enumerate(keys):
+    key_w = max(palette.font(size, True).size(row.label)[0] for row in keys) + layout.px(14)
+    for k, row in enumerate(keys):
         y = top + k * line_h
-        surface.blit(palette.text(key, size, palette.INK, bold=True), (x_key, y))
-        surface.blit(palette.fit(what, size, layout.players.right - x_key - key_w, palette.INK_SOFT),
+        surface.blit(palette.text(row.label, size, palette.INK, bold=True), (x_key, y))
+        surface.blit(palette.fit(row.words, size, layout.players.right - x_key - key_w, palette.INK_SOFT),
                      (x_key + key_w, y))
     return "legend"
 
 
-def prompt_text(controller: GameController, prompt: str | None) -> str:
-    """One sentence: who acts and how (or what is happening); ``prompt`` is ``controller.prompt()``."""
-    state = controller.state
-    if controller.error:
-        return controller.error
-    if controller.ended:
+def prompt_text(view: FrameView) -> str:
+    """One sentence: who acts and how (or what is happening)."""
+    state, prompt = view.state, view.prompt
+    if view.error:
+        return view.error
+    if view.ended:
         return f"The recording stops here, in round {state.round}: the game was not played to its end."
     if state.is_terminal():
         return "Game over."
-    name = controller.short_names[state.player]
+    name = view.names[state.player]
     texts = {
-        "roll": f"{name}: roll the die (Space, or click it).",
-        "play_or_pass": f"{name}: roll (Space), or pass (P), which costs you 1 chip.",
-        "place": f"{name}: aim with the mouse or arrow keys; click or Enter lets go.",
-        "sailor": f"Wild! {name}: pick a sailor (click it, or 1/2/3).",
+        Prompt.ROLL: f"{name}: roll the die (Space, or click it).",
+        Prompt.PLAY_OR_PASS: f"{name}: roll (Space), or pass (P), which costs you 1 chip.",
+        Prompt.PLACE: f"{name}: aim with the mouse or arrow keys; click or Enter lets go.",
+        Prompt.SAILOR: f"Wild! {name}: pick a sailor (click it, or 1/2/3).",
     }
-    if prompt == "place" and controller.held:
+    if prompt is Prompt.PLACE and view.held:
         return f"{name}: let go here? Click or Enter: yes. Arrows, Backspace or Esc: aim again."
     if prompt in texts:
         return texts[prompt]
-    mode = controller.mode
-    if mode == "rolling":
-        return f"{acts(name, 'rolls')}..."
-    if mode in ("gliding", "lowering"):
-        return f"{acts(name, 'places')} a barrel..."
-    if mode == "deciding":
-        sailor = controller.turning()
-        if sailor is not None:
-            return f"The {sailor} sailor turns..."
-        return "The barrel settles..."
-    if mode == "aftermath":
-        return f"{controller.fall[0].upper()}{controller.fall[1:]}!" if controller.fall else "Barrels overboard!"
-    _, stacked, over = controller.shown_round()
+    fall = view.fall
+    match view.mode:
+        case Mode.ROLLING:
+            return f"{acts(name, 'rolls')}..."
+        case Mode.GLIDING | Mode.LOWERING:
+            return f"{acts(name, 'places')} a barrel..."
+        case Mode.DECIDING:
+            return f"The {view.turning} sailor turns..." if view.turning is not None else "The barrel settles..."
+        case Mode.AFTERMATH:
+            return f"{fall[0].upper()}{fall[1:]}!" if fall else "Barrels overboard!"
+    _, stacked, over = view.shown_round
     if over:  # between the end of a round and the next one's deal
         if state.last_round_end()["completed"]:
             return f"All {stacked} barrels stand: the tower is complete!"
-        return f"{controller.fall[0].upper()}{controller.fall[1:]}." if controller.fall else "The tower fell."
-    if controller.script is not None:
+        return f"{fall[0].upper()}{fall[1:]}." if fall else "The tower fell."
+    if view.scripted:
         return "Replay"
-    if controller.seat_is_human(state.player):
+    if view.humans[state.player]:
         return "Your turn" if name == "You" else f"{name}'s turn"
     return f"{acts(name, 'is')} thinking..."
 
 
-def _draw_prompt(surface: pygame.Surface, layout: Layout, controller: GameController, prompt: str | None) -> None:
+def _draw_prompt(surface: pygame.Surface, layout: Layout, view: FrameView) -> None:
     rect = layout.hint
     size = layout.font_px(22)
-    lines = palette.wrap(prompt_text(controller, prompt), palette.font(size), rect.width)
+    lines = palette.wrap(prompt_text(view), palette.font(size), rect.width)
     y = rect.y
     for line in lines[:4]:
         label = palette.text(line, size, palette.INK)
         surface.blit(label, (rect.x, y))
         y += label.get_height()
-
-
-def _draw_button(surface: pygame.Surface, layout: Layout, rect: pygame.Rect, label: str, pulse: float) -> None:
-    glow = palette.shade(palette.BUTTON, 1.0 + 0.15 * (1 + math.sin(pulse * 2 * math.pi)) / 2)
-    pygame.draw.rect(surface, glow, rect, border_radius=layout.px(10))
-    pygame.draw.rect(surface, palette.shade(palette.BUTTON, 0.6), rect, 2, border_radius=layout.px(10))
-    text = palette.fit(label, layout.font_px(26), rect.width - layout.px(12), palette.BUTTON_TEXT, bold=True)
-    surface.blit(text, text.get_rect(center=rect.center))
 
 
 def _draw_chip(surface: pygame.Surface, centre: tuple[float, float], radius: float) -> None:
@@ -175,9 +166,9 @@ def _row_height(layout: Layout, players: int) -> int:
     return min(layout.px(52), layout.players.height // (players + 1), max(layout.px(30), room))
 
 
-def _draw_players(surface: pygame.Surface, layout: Layout, controller: GameController) -> None:
+def _draw_players(surface: pygame.Surface, layout: Layout, view: FrameView) -> None:
     rect = layout.players
-    state = controller.state
+    state = view.state
     n = state.config.n_players
     row_h = _row_height(layout, n)
     name_px = max(12, min(layout.font_px(26), round(row_h * 0.5)))
@@ -187,8 +178,8 @@ def _draw_players(surface: pygame.Surface, layout: Layout, controller: GameContr
         current = not state.is_terminal() and player == state.player
         pygame.draw.rect(surface, palette.HIGHLIGHT if current else palette.shade(palette.PANEL, 0.96), row,
                          border_radius=layout.px(8))
-        tag = "" if controller.seat_is_human(player) or controller.script or name.startswith("Bot") else " (bot)"
-        chips = controller.chips_shown(player)
+        tag = "" if view.humans[player] or view.scripted or name.startswith("Bot") else " (bot)"
+        chips = view.chips[player]
         count = palette.text(str(chips), name_px, palette.INK, bold=True)
         count_rect = count.get_rect(midright=(row.right - layout.px(10), row.centery))
         name_room = round((row.width - layout.px(30) - count.get_width()) * 0.62)
@@ -201,12 +192,12 @@ def _draw_players(surface: pygame.Surface, layout: Layout, controller: GameContr
             cx = count_rect.left - layout.px(10) - chip_r - k * chip_r * 1.1
             _draw_chip(surface, (cx, row.centery), chip_r)
     supply_y = rect.y + n * row_h + row_h // 2
-    supply = palette.text(f"Supply: {controller.supply_shown()}", name_px, palette.INK_SOFT)
+    supply = palette.text(f"Supply: {view.supply}", name_px, palette.INK_SOFT)
     surface.blit(supply, supply.get_rect(midleft=(rect.x + layout.px(10), supply_y)))
     supply_chip = (rect.x + layout.px(20) + supply.get_width() + chip_r, supply_y)
     _draw_chip(surface, supply_chip, chip_r)
-    for flight in controller.flights:  # chips earned, on their way from the supply
-        t = flight.progress(controller.frame)
+    for flight in view.flights:  # chips earned, on their way from the supply
+        t = flight.progress(view.frame)
         if t <= 0.0:
             continue
         row = pygame.Rect(rect.x, rect.y + flight.player * row_h, rect.width, row_h - layout.px(4))
@@ -216,15 +207,20 @@ def _draw_players(surface: pygame.Surface, layout: Layout, controller: GameContr
         _draw_chip(surface, (x, y), chip_r * (1.0 + 0.6 * math.sin(math.pi * t)))
 
 
-def draw_message(surface: pygame.Surface, layout: Layout, controller: GameController) -> pygame.Rect | None:
+TONE_COLOURS = {Tone.PLAIN: palette.INK, Tone.BAD: palette.KABOOM, Tone.GOOD: palette.GOOD}
+"""A message's headline colour by its :class:`~viewer.messages.Tone`."""
+
+
+def draw_message(surface: pygame.Surface, layout: Layout, view: FrameView) -> pygame.Rect | None:
     """The current message, centred over the top of the scene; fades out at the end. Where it is."""
-    message = controller.message
+    message = view.message
     if message is None:
         return None
     room = layout.scene.width - layout.px(60)
-    title = palette.text(message.title, layout.font_px(64 if message.big else 34), message.colour, bold=True)
+    colour = TONE_COLOURS[message.tone]
+    title = palette.text(message.title, layout.font_px(64 if message.big else 34), colour, bold=True)
     if title.get_width() > room:
-        title = palette.fit(message.title, layout.font_px(40 if message.big else 28), room, message.colour, bold=True)
+        title = palette.fit(message.title, layout.font_px(40 if message.big else 28), room, colour, bold=True)
     sub = palette.fit(message.subtitle, layout.font_px(26), room, palette.INK) if message.subtitle else None
     width = max(title.get_width(), sub.get_width() if sub else 0) + layout.px(40)
     height = title.get_height() + (sub.get_height() if sub else 0) + layout.px(20)
@@ -239,126 +235,6 @@ def draw_message(surface: pygame.Surface, layout: Layout, controller: GameContro
     if sub:
         surface.blit(sub, sub.get_rect(midtop=(box.centerx, box.y + layout.px(10) + title.get_height())))
     return box
-
-
-def end_screen_button(layout: Layout, players: int) -> pygame.Rect:
-    """The "New game" button of the end-of-game screen."""
-    rect = pygame.Rect(0, 0, layout.px(260), layout.px(52))
-    rect.midbottom = (layout.size[0] // 2, _end_card(layout, players).bottom - layout.px(40))
-    return rect
-
-
-def _end_card(layout: Layout, players: int) -> pygame.Rect:
-    """The end card: headline, chips, the three rounds' recap, the button; as large as the window allows."""
-    width = min(layout.size[0] - layout.px(40), layout.px(900))
-    height = min(layout.size[1] - layout.px(30), layout.px(300 + 34 * players + 36 * 4))
-    card = pygame.Rect(0, 0, width, height)
-    card.center = (layout.size[0] // 2, layout.size[1] // 2)
-    return card
-
-
-_VEILS: dict[tuple[int, int], pygame.Surface] = {}
-
-
-def _veil(size: tuple[int, int]) -> pygame.Surface:
-    """The translucent dimming over the whole window, made once per window size."""
-    veil = _VEILS.get(size)
-    if veil is None:
-        _VEILS.clear()  # a resized window never needs the old size again
-        veil = _VEILS[size] = pygame.Surface(size, pygame.SRCALPHA)
-        veil.fill((20, 30, 50, 150))
-    return veil
-
-
-def draw_end_screen(surface: pygame.Surface, layout: Layout, controller: GameController, pulse: float) -> None:
-    """Winners, final chips, what happened in each round and how to start again, over a dimmed picture."""
-    state = controller.state
-    surface.blit(_veil(layout.size), (0, 0))
-    n = state.config.n_players
-    card = _end_card(layout, n)
-    pygame.draw.rect(surface, palette.PANEL, card, border_radius=layout.px(18))
-    pygame.draw.rect(surface, palette.PANEL_EDGE, card, 3, border_radius=layout.px(18))
-    names = controller.short_names
-    inner = card.width - layout.px(40)
-    winners = [names[p] for p in state.winners()]
-    headline = f"{acts(winners[0], 'wins')}!" if len(winners) == 1 else f"{' and '.join(winners)} share the win!"
-    title = palette.text(headline, layout.font_px(52), palette.GOOD, bold=True)
-    if title.get_width() > inner:
-        title = palette.fit(headline, layout.font_px(34), inner, palette.GOOD, bold=True)
-    surface.blit(title, title.get_rect(midtop=(card.centerx, card.y + layout.px(18))))
-    button = end_screen_button(layout, n)
-    y = card.y + layout.px(26) + title.get_height()
-    ranking = sorted(range(n), key=lambda p: -state.chips[p])
-    rank_px = layout.font_px(28)
-    for player in ranking:
-        chips = state.chips[player]
-        line = palette.fit(f"{names[player]}: {chips} chip{'s' * (chips != 1)}", rank_px, inner,
-                           palette.INK, bold=player in state.winners())
-        surface.blit(line, line.get_rect(midtop=(card.centerx, y)))
-        y += line.get_height() + layout.px(2)
-    _draw_recap(surface, layout, controller, pygame.Rect(card.x + layout.px(20), y + layout.px(10), inner,
-                                                         button.top - y - layout.px(16)))
-    _draw_button(surface, layout, button, "N: new game", pulse)
-    hint = palette.fit(f"Esc: quit  -  {seed_note(controller.seed)}", layout.font_px(22), inner, palette.INK_SOFT)
-    surface.blit(hint, hint.get_rect(midtop=(card.centerx, button.bottom + layout.px(8))))
-
-
-def _draw_recap(surface: pygame.Surface, layout: Layout, controller: GameController, rect: pygame.Rect) -> None:
-    """A table: one row per round (what happened, each player's chips after it and the change)."""
-    recaps = round_recaps(controller.state.events())
-    names = controller.short_names
-    n = len(names)
-    rows = len(recaps) + 1
-    size = max(12, min(layout.font_px(22), rect.height // max(1, rows) - 4))
-    line_h = max(palette.font(size).get_linesize(), min(rect.height // max(1, rows),
-                                                        round(palette.font(size).get_linesize() * 1.6)))
-    first_w = round(rect.width * (0.46 if n > 2 else 0.56))
-    col_w = (rect.width - first_w) // n
-    pygame.draw.line(surface, palette.PANEL_EDGE, (rect.x, rect.y + line_h - 2), (rect.right, rect.y + line_h - 2), 1)
-    surface.blit(palette.text("Round by round", size, palette.INK_SOFT, bold=True), (rect.x, rect.y))
-    for k, name in enumerate(names):
-        label = palette.fit(name, size, col_w - 6, palette.INK_SOFT, bold=True)
-        surface.blit(label, label.get_rect(topright=(rect.x + first_w + (k + 1) * col_w, rect.y)))
-    for r, recap in enumerate(recaps, start=1):
-        y = rect.y + r * line_h + 2
-        colour = palette.GOOD if recap.completed else palette.KABOOM
-        what = palette.fit(f"{recap.round}. {describe(recap, names)}", size, first_w - 8, colour, bold=True)
-        surface.blit(what, (rect.x, y))
-        for k in range(n):
-            cell = palette.fit(f"{recap.chips_after[k]} ({signed(recap.change[k])})", size, col_w - 6, palette.INK)
-            surface.blit(cell, cell.get_rect(topright=(rect.x + first_w + (k + 1) * col_w, y)))
-
-
-def confirm_buttons(layout: Layout) -> tuple[pygame.Rect, pygame.Rect]:
-    """The Yes and No buttons of the question card."""
-    card = _question_card(layout)
-    yes = pygame.Rect(0, 0, layout.px(200), layout.px(50))
-    no = yes.copy()
-    yes.bottomright = (card.centerx - layout.px(12), card.bottom - layout.px(22))
-    no.bottomleft = (card.centerx + layout.px(12), card.bottom - layout.px(22))
-    return yes, no
-
-
-def _question_card(layout: Layout) -> pygame.Rect:
-    card = pygame.Rect(0, 0, min(layout.size[0] - layout.px(40), layout.px(620)), layout.px(210))
-    card.center = (layout.size[0] // 2, layout.size[1] // 2)
-    return card
-
-
-def draw_confirm(surface: pygame.Surface, layout: Layout, question: str, detail: str, pulse: float) -> None:
-    """A yes/no question over the dimmed game: Y or Enter is yes, N or Esc is no."""
-    surface.blit(_veil(layout.size), (0, 0))
-    card = _question_card(layout)
-    pygame.draw.rect(surface, palette.PANEL, card, border_radius=layout.px(18))
-    pygame.draw.rect(surface, palette.PANEL_EDGE, card, 3, border_radius=layout.px(18))
-    inner = card.width - layout.px(40)
-    title = palette.fit(question, layout.font_px(40), inner, palette.INK, bold=True)
-    surface.blit(title, title.get_rect(midtop=(card.centerx, card.y + layout.px(22))))
-    sub = palette.fit(detail, layout.font_px(24), inner, palette.INK_SOFT)
-    surface.blit(sub, sub.get_rect(midtop=(card.centerx, card.y + layout.px(30) + title.get_height())))
-    yes, no = confirm_buttons(layout)
-    _draw_button(surface, layout, yes, "Yes (Y, Enter)", pulse)
-    _draw_button(surface, layout, no, "No (N, Esc)", 0.75)
 
 
 def draw_replay_banner(surface: pygame.Surface, layout: Layout, *, paused: bool, speed: int) -> pygame.Rect:
@@ -448,6 +324,3 @@ def _tip_card(size: tuple[int, int]) -> pygame.Surface:
     return card
 
 
-def veil(size: tuple[int, int]) -> pygame.Surface:
-    """The dimming behind every card (shared, made once per window size)."""
-    return _veil(size)

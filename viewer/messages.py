@@ -7,10 +7,9 @@ here decides anything; it only says what the state says happened.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import Sequence
-
-from viewer import palette
 
 MESSAGE_FRAMES = 150
 CELEBRATION_FRAMES = 200
@@ -19,13 +18,21 @@ AFTERMATH_FRAMES = 150
 """How long barrels are left falling after a crash, frames (2.5 s)."""
 
 
+class Tone(enum.Enum):
+    """What kind of news a message is, which its headline's colour shows (:data:`viewer.hud.TONE_COLOURS`)."""
+
+    PLAIN = "plain"
+    BAD = "bad"
+    GOOD = "good"
+
+
 @dataclass
 class Message:
     """A short message over the scene (``big`` ones are the round's headlines)."""
 
     title: str
     subtitle: str = ""
-    colour: tuple[int, int, int] = palette.INK
+    tone: Tone = Tone.PLAIN
     big: bool = False
     frames_left: int = MESSAGE_FRAMES
 
@@ -55,16 +62,16 @@ def announce(names: Sequence[str], events: list[dict], current: Message | None) 
             message = Message(acts(who, "passes"), "returns a chip to the supply")
         elif kind == "crash":
             message = Message("Kaboom!", f"{acts(who, 'returns')} {_chips(event['chips_returned'])}",
-                              palette.KABOOM, big=True, frames_left=AFTERMATH_FRAMES)
+                              Tone.BAD, big=True, frames_left=AFTERMATH_FRAMES)
         elif kind == "round_end" and event["completed"]:
             gains = " / ".join(f"{names[a['player']]} +{a['chips']}" for a in tower)
             if passed:
                 gains += f" (and the passed chip to {names[passed[0]['player']]})"
             amounts = " / ".join(f"+{a['chips']}" for a in tower[:2]) or "no chips left"
-            message = Message(f"Tower complete: {amounts}", gains, palette.GOOD, big=True,
+            message = Message(f"Tower complete: {amounts}", gains, Tone.GOOD, big=True,
                               frames_left=CELEBRATION_FRAMES + 20)  # it fades as the deck is cleared
         elif kind == "round_start":
             message = Message(f"Round {event['round']}", acts(names[event["starter"]], "starts"))
     if passed and not any(e["event"] == "round_end" for e in events):
-        message = Message(f"{acts(names[passed[0]['player']], 'receives')} the passed chip", "", palette.GOOD)
+        message = Message(f"{acts(names[passed[0]['player']], 'receives')} the passed chip", "", Tone.GOOD)
     return message

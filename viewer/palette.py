@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pygame
 
+from viewer.names import ELLIPSIS
+
 SKY_TOP = (142, 196, 232)
 SKY_BOTTOM = (214, 236, 247)
 SEA_TOP = (38, 120, 168)
@@ -91,17 +93,6 @@ def text(message: str, size_px: int, colour=INK, bold: bool = False) -> pygame.S
         surface = font(size_px, bold).render(message, True, colour)
         _texts[key] = surface
     return surface
-
-
-ELLIPSIS = "\u2026"
-NAME_CHARS = 16
-"""Names longer than this are cut (with an ellipsis) where a sentence uses them."""
-
-
-def shorten(name: str, limit: int = NAME_CHARS) -> str:
-    """``name`` cut to ``limit`` characters, the last one an ellipsis, if longer."""
-    name = name.strip()
-    return name if len(name) <= limit else name[:limit - 1].rstrip() + ELLIPSIS
 
 
 def fit(message: str, size_px: int, width: int, colour=INK, bold: bool = False) -> pygame.Surface:

@@ -8,7 +8,7 @@ header (``game_start``) names the seed, the parameter set, the referee the windo
 
 ``kipp play --record FILE`` records every game (the second to ``FILE-2.jsonl``, ...); R in the
 window starts recording the game being played into the user's data folder
-(:func:`recording_path`), from its first event.
+(:func:`recording_path`), from its first event. :class:`Recordings` is the window's side of both.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import IO
 from kipp.rules.replay import params_fingerprint
 from kipp.rules.transcript import json_line, with_header
 from sim.params import Params
+from viewer.messages import Message
 
 VIEWER_REFEREE = "loop"
 """The name (:func:`sim.referees.make_referee`) of the referee the viewer animates: the physics
@@ -67,3 +68,46 @@ class GameRecorder:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+class Recordings:
+    """What a window records: with ``record`` (``--record FILE``) every game, into :func:`numbered`
+    files; R (:meth:`record_now`) the game being played. ``recorder`` writes the current one."""
+
+    def __init__(self, record: str | None) -> None:
+        self.record = Path(record) if record is not None else None
+        self.recorder: GameRecorder | None = None
+        """Writes the game being played to its file as it goes (None: not recording)."""
+        self._started = 0
+
+    def start(self, controller, path: Path) -> None:
+        """Record ``controller``'s game into ``path``, from its first event."""
+        c = controller
+        models = [getattr(c.bots.get(i), "model", None) for i in range(c.config.n_players)]
+        self.recorder = GameRecorder(path, recording_header(c.params, c.seed, models))
+        self.recorder.update(c.state.events())
+        self._started += 1
+
+    def next_game(self, controller) -> None:
+        """A new game begins: the last one's file is closed, the new one recorded if every game is."""
+        self.stop()
+        if self.record is not None:
+            self.start(controller, numbered(self.record, self._started))
+
+    def update(self, events: list[dict]) -> None:
+        if self.recorder is not None:
+            self.recorder.update(events)
+
+    def record_now(self, controller) -> Message:
+        """R: record this game (from its start) into the user's data folder; the message saying where."""
+        if self.recorder is None:
+            try:
+                self.start(controller, recording_path())
+            except OSError as error:
+                return Message("Cannot record", str(error.strerror or error))
+        return Message("Recording this game", str(self.recorder.path))
+
+    def stop(self) -> None:
+        if self.recorder is not None:
+            self.recorder.close()
+            self.recorder = None

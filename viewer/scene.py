@@ -24,21 +24,18 @@ from dataclasses import dataclass
 import pygame
 
 from sim.barrel_shape import outline
-from sim.params import BarrelSpec, Params
+from sim.params import Params
 from sim.world import CM_PER_M, TowerWorld
 from viewer import palette
 from viewer.barrel_art import draw_barrel
+from viewer.geometry import SEA_LEVEL_M, Hanging, tower_top_m
 from viewer.orientation import end_name
 
-SEA_LEVEL_M = -0.030
-"""World height of the calm sea surface (the deck's top surface is at 0)."""
 HULL_DEPTH_M = 0.040
 """Hull depth below the deck's underside."""
 VIEW_HALF_WIDTH_M = 0.15
 """Half the width of world shown (the deck is +-90 mm by default)."""
 SAILOR_HEIGHT_M = 0.018
-HANG_GAP_M = 0.030
-"""How far above the tower the next barrel hangs before it is released."""
 
 
 @dataclass
@@ -55,45 +52,6 @@ class Camera:
 
     def to_world(self, px: float, py: float) -> tuple[float, float]:
         return (px - self.origin[0]) / (self.scale * self.squash), (self.origin[1] - py) / self.scale
-
-
-@dataclass(frozen=True)
-class Hanging:
-    """A barrel held above the tower before release, at world pose (x m, y m, angle rad)."""
-
-    spec: BarrelSpec
-    x_m: float
-    y_m: float
-    angle_rad: float
-
-
-def hang_pose(world: TowerWorld, spec: BarrelSpec, s_m: float, gap_m: float) -> tuple[float, float, float]:
-    """World pose of ``spec`` held ``gap_m`` above the top of the tower at deck coordinate ``s_m``.
-
-    Aligned with the top face as :meth:`TowerWorld.drop_barrel` aligns it, so lowering the
-    gap to the drop height ends exactly where the physics releases it.
-    """
-    deck = world.deck
-    if world.barrels:
-        top = world.barrels[-1]
-        face = top.body.local_to_world((0.0, top.spec.height_m / 2 * CM_PER_M))
-        base_z = deck.world_to_local(face)[1] / CM_PER_M
-        tilt = top.body.angle - deck.angle
-    else:
-        base_z, tilt = world.floor_height_m(s_m), 0.0
-    z = base_z + gap_m + spec.height_m / 2
-    x, y = deck.local_to_world((s_m * CM_PER_M, z * CM_PER_M))
-    return x / CM_PER_M, y / CM_PER_M, deck.angle + tilt
-
-
-def tower_top_m(world: TowerWorld) -> float:
-    """Height (world y, m) of the highest barrel top still above the sea."""
-    top = 0.0
-    for barrel in world.barrels:
-        y = barrel.body.position.y / CM_PER_M + barrel.spec.height_m / 2
-        if y > SEA_LEVEL_M:
-            top = max(top, y)
-    return top
 
 
 class SceneView:

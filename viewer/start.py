@@ -6,8 +6,9 @@ change the one that has the focus; a name field takes typing and Backspace; Ente
 Esc quits (or, after a game, goes back to its end screen). Mouse: a click changes a field
 (the arrows of a player model go back and forth) or puts the cursor in a name.
 
-The screen only edits a :class:`viewer.setup.GameSetup`; :meth:`StartScreen.key` and
-:meth:`StartScreen.click` say when to start (:data:`START`) or leave (:data:`LEAVE`).
+The screen only edits a :class:`viewer.setup.GameSetup`; as a card (:mod:`viewer.card`), its
+:meth:`StartScreen.key` and :meth:`StartScreen.click` answer when to start (:attr:`Act.START`) or
+leave (:attr:`Act.LEAVE`).
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ import pygame
 
 from kipp.players.models import MODELS
 from viewer import palette
+from viewer.frame import FrameView
+from viewer.keys import Act
 from viewer.layout import Layout
 from viewer.setup import NAME_LIMIT, GameSetup, Seat, SeatKind
 
-START = "start"
-LEAVE = "leave"
+START_BUTTON = ("start",)
+"""The Start button's field."""
 
 _KINDS = (SeatKind.PERSON, SeatKind.BOT, SeatKind.EMPTY)
 _KIND_LABELS = {SeatKind.PERSON: "Person", SeatKind.BOT: "Bot", SeatKind.EMPTY: "Nobody"}
@@ -65,7 +68,7 @@ class StartScreen:
             elif seat.kind is SeatKind.BOT:
                 items.append(("model", i))
         items += [("toggle", key) for key, _ in TOGGLES]
-        items.append((START,))
+        items.append(START_BUTTON)
         return items
 
     def _move(self, step: int) -> None:
@@ -78,11 +81,11 @@ class StartScreen:
         seats[i] = seat
         self.setup = replace(self.setup, seats=tuple(seats))
 
-    def _change(self, item: tuple, step: int) -> str | None:
-        """Change ``item`` by ``step`` (+1 / -1); :data:`START` for the Start button."""
+    def _change(self, item: tuple, step: int) -> Act | None:
+        """Change ``item`` by ``step`` (+1 / -1); :attr:`Act.START` for the Start button."""
         kind = item[0]
-        if kind == START:
-            return START if self.setup.can_start() else None
+        if item == START_BUTTON:
+            return Act.START if self.setup.can_start() else None
         if kind == "toggle":
             self.setup = _toggled(self.setup, item[1])
         elif kind == "kind":
@@ -97,12 +100,12 @@ class StartScreen:
 
     # --- input --------------------------------------------------------------------
 
-    def key(self, key: int, char: str = "", mod: int = 0) -> str | None:
-        """A key press; :data:`START`, :data:`LEAVE` or None."""
+    def key(self, key: int, char: str = "", mod: int = 0) -> Act | None:
+        """A key press; :attr:`Act.START`, :attr:`Act.LEAVE` or None."""
         if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            return START if self.setup.can_start() else None
+            return Act.START if self.setup.can_start() else None
         if key == pygame.K_ESCAPE:
-            return LEAVE
+            return Act.LEAVE
         if key == pygame.K_TAB:
             self._move(-1 if mod & pygame.KMOD_SHIFT else 1)
         elif key == pygame.K_DOWN:
@@ -124,8 +127,9 @@ class StartScreen:
             if char.strip() or seat.name:
                 self._seat(i, replace(seat, name=seat.name + char))
 
-    def click(self, pos: tuple[int, int]) -> str | None:
-        """A click; :data:`START` when it hit an enabled Start button."""
+    def click(self, pos: tuple[int, int], layout: Layout | None = None) -> Act | None:
+        """A click; :attr:`Act.START` when it hit an enabled Start button (the fields are where they
+        were drawn last, whatever the ``layout``)."""
         for item, rect in self.rects.items():
             if not rect.collidepoint(pos):
                 continue
@@ -138,8 +142,9 @@ class StartScreen:
 
     # --- drawing ------------------------------------------------------------------
 
-    def draw(self, surface: pygame.Surface, layout: Layout, pulse: float) -> None:
+    def draw(self, surface: pygame.Surface, layout: Layout, view: FrameView) -> None:
         """The start card over whatever is behind it (the caller dims it)."""
+        pulse = view.pulse
         width, height = layout.size
         card = pygame.Rect(0, 0, min(width - layout.px(30), layout.px(1000)), height - layout.px(30))
         card.center = (width // 2, height // 2)
@@ -190,7 +195,7 @@ class StartScreen:
         start = pygame.Rect(0, 0, layout.px(280), layout.px(58))
         start.bottomright = (card.right - pad, card.bottom - layout.px(18))
         enabled = self.setup.can_start()
-        self._button(surface, layout, start, "Start (Enter)" if enabled else "Seat somebody first", (START,), pulse,
+        self._button(surface, layout, start, "Start (Enter)" if enabled else "Seat somebody first", START_BUTTON, pulse,
                      strong=enabled, dim=not enabled)
         keys = ("Tab or arrows: next field - Left / Right or Space: change - type a name - Enter: start - "
                 + ("Esc: back" if self.after_game else "Esc: quit"))

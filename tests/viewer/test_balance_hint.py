@@ -23,8 +23,9 @@ from sim.world import CM_PER_M
 from viewer import hud, palette
 from viewer.balance_hint import AMBER_DEG, GREEN_DEG, Advice, gauge_text, level_of
 from viewer.controller import GameController
-from viewer.help import KEYS, rules
-from viewer.scene import hang_pose
+from viewer.geometry import hang_pose
+from viewer.help import rules
+from viewer.keys import KEYS
 
 from .test_play_by_events import LINE_12, press, run_until, scripted_chance
 
@@ -221,7 +222,7 @@ def test_play_hints_starts_with_the_hint_on(tmp_path):
 
 
 def test_the_key_legend_and_the_help_card_name_b(params):
-    assert ("B", "balance hint on / off") in KEYS
+    assert ("B", "balance hint on / off") in [(row.label, row.words) for row in KEYS]
     assert "B shows a balance hint" in " ".join(text for _, text in rules(GameConfig()))
 
 

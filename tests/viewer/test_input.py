@@ -76,7 +76,7 @@ def test_confirm_holds_the_barrel_until_a_second_click(make_app, params, scripte
     press(app, pygame.K_RETURN)
     assert c.held
     press(app, pygame.K_ESCAPE)
-    assert not c.held and app.overlay is None, "Esc aims again, it does not ask to quit"
+    assert not c.held and app.card is None, "Esc aims again, it does not ask to quit"
     press(app, pygame.K_RETURN)
     press(app, pygame.K_BACKSPACE)
     assert not c.held and c.mode == "idle"

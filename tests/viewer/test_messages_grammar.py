@@ -16,7 +16,7 @@ def test_you_start_and_ann_starts():
 
 
 def test_on_a_wild_roll_the_tip_points_at_the_hints_sailor_when_hints_are_on():
-    from viewer.help import first_game_tip
+    from viewer.tips import first_game_tip
 
     plain = first_game_tip("sailor", None)[1]
     hinted = first_game_tip("sailor", None, hints=True)[1]

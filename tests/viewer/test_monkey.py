@@ -79,8 +79,8 @@ class Monkey:
 
 def _screen(app) -> str:
     c = app.controller
-    if app.overlay is not None:
-        return "confirm" if app.overlay.startswith("confirm") else app.overlay
+    if app.card is not None:
+        return {"StartScreen": "start", "HelpCard": "help", "QuestionCard": "confirm"}[type(app.card).__name__]
     if c.state.is_terminal() and c.mode == "idle" and c.wait == 0:
         return "end"
     return "replay" if app.replay else "play"

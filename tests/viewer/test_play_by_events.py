@@ -15,8 +15,8 @@ import pytest
 
 from kipp.rules.actions import ChooseSailor, Pass, Place, Roll, Shuffle
 from kipp.rules.config import GameConfig
-from viewer import hud
 from viewer.controller import GameController
+from viewer.question import Question, confirm_buttons
 
 LINE_12 = ("large", "medium", "small") * 4
 LINE_9 = ("large", "medium", "small") * 3
@@ -144,25 +144,25 @@ def test_new_game_and_escape_ask_first_during_a_game(make_app, params, scripted_
     app = make_app(lambda games: GameController(config, params, seed=games, referee=scripted_referee()))
     first = app.controller
     press(app, pygame.K_n)  # mid-game: a question, not a new game yet
-    assert app.overlay == "confirm_new" and app.controller is first
+    assert app.card.question is Question.NEW_GAME and app.controller is first
     frame = first.frame
     press(app, pygame.K_SPACE)  # the game waits under the card; Space is no answer
-    assert first.frame == frame and first.mode == "idle" and app.overlay == "confirm_new"
+    assert first.frame == frame and first.mode == "idle" and app.card.question is Question.NEW_GAME
     press(app, pygame.K_ESCAPE)  # no
-    assert app.overlay is None and app.controller is first and app.running
+    assert app.card is None and app.controller is first and app.running
     press(app, pygame.K_n)
     press(app, pygame.K_y)  # yes
-    assert app.controller is not first and app.games == 1 and app.overlay is None
+    assert app.controller is not first and app.games == 1 and app.card is None
     second = app.controller
     press(app, pygame.K_n)
     press(app, pygame.K_RETURN)  # Enter is yes too
     assert app.controller is not second and app.games == 2
 
     press(app, pygame.K_ESCAPE)  # quit: asked too
-    assert app.overlay == "confirm_quit" and app.running
+    assert app.card.question is Question.QUIT and app.running
     press(app, pygame.K_n)  # N answers no here, it does not start a game
-    assert app.overlay is None and app.running and app.games == 2
+    assert app.card is None and app.running and app.games == 2
     press(app, pygame.K_ESCAPE)
-    yes, _ = hud.confirm_buttons(app.layout)
+    yes, _ = confirm_buttons(app.layout)
     click(app, yes.center)
     assert not app.running

@@ -10,10 +10,12 @@ import pytest
 from sim.referees.loop import LoopReferee
 from sim.tower import Placement, Turn
 from viewer.die import DieView
+from viewer.die_roll import DieRoll
+from viewer.geometry import tower_top_m
 from viewer.inset import InsetView, format_turns, pennant_direction
 from viewer.layout import compute_layout
 from viewer.palette import SAILOR_CAPS, barrel_rgb
-from viewer.scene import SceneView, tower_top_m
+from viewer.scene import SceneView
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +106,7 @@ def test_half_turns_point_the_pennant_the_other_way(params):
 @pytest.mark.parametrize("face", ["red", "yellow", "blue"])
 def test_the_die_lands_on_the_drawn_face(face):
     pygame.font.init()
-    die = DieView(("red", "red", "yellow", "yellow", "blue", "wild"))
+    die = DieRoll(("red", "red", "yellow", "yellow", "blue", "wild"))
     die.start_roll(face)
     shown = set()
     while die.rolling:
@@ -112,16 +114,16 @@ def test_the_die_lands_on_the_drawn_face(face):
         die.update()
     assert face not in shown and len(shown) >= 2, "the tumble shows other faces on the way"
     surface = pygame.Surface((120, 120))
-    die.draw(surface, surface.get_rect())
+    DieView().draw(surface, surface.get_rect(), die)
     assert die.shown == face
     assert near(surface.get_at((60, 60)), SAILOR_CAPS[face])
 
 
 def test_the_wild_face_is_its_own_symbol():
-    die = DieView(("red", "yellow", "blue", "wild"))
+    die = DieRoll(("red", "yellow", "blue", "wild"))
     die.start_roll("wild", frames=0)
     surface = pygame.Surface((120, 120))
-    die.draw(surface, surface.get_rect())
+    DieView().draw(surface, surface.get_rect(), die)
     r = 0.36 * 116 * 0.7
     for name, degrees in (("red", 150), ("yellow", 270), ("blue", 30)):
         px = 60 + r * math.cos(math.radians(degrees))

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from kipp.cli import main
 from viewer.controller import GameController
 from viewer.setup import GameSetup, Seat, SeatKind, load_setup, setup_path
+from viewer.start import StartScreen
 
 
 @pytest.fixture(autouse=True)
@@ -44,7 +45,7 @@ def type_text(app, text):
 def test_a_table_is_set_by_keyboard_and_remembered(make_app, params):
     app = _start_app(make_app, params)
     app.step()
-    assert app.overlay == "start" and app.start.focus == ("kind", 0)
+    assert isinstance(app.card, StartScreen) and app.start.focus == ("kind", 0)
     key(app, pygame.K_TAB)  # the first seat's name
     for _ in range(3):
         key(app, pygame.K_BACKSPACE)
@@ -60,7 +61,7 @@ def test_a_table_is_set_by_keyboard_and_remembered(make_app, params):
         key(app, pygame.K_DOWN)
     key(app, pygame.K_SPACE)
     key(app, pygame.K_RETURN)
-    assert app.overlay is None and app.start is None
+    assert app.card is None and app.start is None
     config = app.controller.config
     assert config.players == ("Ann", "Bot (skilled)", "Ben") and config.sea_dogs and config.barrels == 12
     assert set(app.controller.bots) == {1} and app.controller.bots[1].model == "skilled"
@@ -95,16 +96,16 @@ def test_nobody_seated_cannot_start(make_app, params):
     key(app, pygame.K_SPACE)  # Ann's seat: person -> bot -> nobody
     assert not app.start.setup.can_start()
     key(app, pygame.K_RETURN)
-    assert app.overlay == "start"
+    assert isinstance(app.card, StartScreen)
 
 
 def test_new_game_at_the_end_offers_the_start_screen_and_esc_goes_back(make_app, params):
     app = _start_app(make_app, params, GameSetup(), start_screen=False)
-    assert app.overlay is None
+    assert app.card is None
     app.new_game()
-    assert app.overlay == "start" and app.start.after_game
+    assert isinstance(app.card, StartScreen) and app.start.after_game
     key(app, pygame.K_ESCAPE)
-    assert app.overlay is None and app.running
+    assert app.card is None and app.running
 
 
 def test_an_unreadable_remembered_setup_gives_the_default():

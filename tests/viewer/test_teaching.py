@@ -4,12 +4,16 @@ at the minimum window size, the key legend, and the end screen's round-by-round 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pygame
 
 from kipp.rules.config import GameConfig
-from viewer import hud, palette
+from viewer import end_screen, hud, palette
 from viewer.controller import GameController
-from viewer.help import KEYS, rules
+from viewer.frame import FrameView
+from viewer.help import HelpCard, rules
+from viewer.keys import KEYS
 from viewer.layout import MIN_SIZE, compute_layout
 from viewer.recap import describe, round_recaps
 
@@ -36,19 +40,19 @@ def test_help_card_at_first_start_then_h_and_question_mark(make_app, params, scr
         c = app.controller
         for _ in range(30):
             app.step()
-        assert app.overlay == "help" and c.frame == 0, "the game waits under the help card"
+        assert isinstance(app.card, HelpCard) and c.frame == 0, "the game waits under the help card"
         centre = app.surface.get_at((app.layout.size[0] // 2, app.layout.size[1] // 2))
         assert near(centre, palette.PANEL)
         press(app, pygame.K_SPACE)  # any of the closing keys; it does not roll
-        assert app.overlay is None and c.mode == "idle"
+        assert app.card is None and c.mode == "idle"
         press(app, pygame.K_h)
-        assert app.overlay == "help"
+        assert isinstance(app.card, HelpCard)
         press(app, pygame.K_h)
-        assert app.overlay is None
+        assert app.card is None
         type_char(app, pygame.K_SLASH, "?")
-        assert app.overlay == "help"
+        assert isinstance(app.card, HelpCard)
         click(app, (20, 20))
-        assert app.overlay is None
+        assert app.card is None
     finally:
         app.close()
 
@@ -131,7 +135,7 @@ def test_passing_says_it_costs_a_chip(make_app, params, scripted_referee):
     app = make_app(lambda games: GameController(config, params, referee=scripted_referee()))
     c = app.controller
     first_barrel_stands(app)
-    assert "pass (P), which costs you 1 chip" in hud.prompt_text(c, c.prompt())
+    assert "pass (P), which costs you 1 chip" in hud.prompt_text(FrameView.of(c))
     assert "chip" in hud.PASS_LABEL
     button = app.layout.pass_button
     assert near(app.surface.get_at((button.left + 6, button.centery)), palette.BUTTON, 40)
@@ -157,7 +161,7 @@ def test_four_long_names_fit_the_minimum_window_and_the_legend_stays(make_app, p
         for name in LONG:  # the fitted name never reaches the chip count
             label = palette.fit(name + " ", name_px, layout.players.width // 2, palette.INK)
             assert label.get_width() <= layout.players.width // 2
-        lines = palette.wrap(hud.prompt_text(c, c.prompt()), palette.font(layout.font_px(22)), layout.hint.width)
+        lines = palette.wrap(hud.prompt_text(FrameView.of(c)), palette.font(layout.font_px(22)), layout.hint.width)
         assert len(lines) <= 4 and all(palette.font(layout.font_px(22)).size(line)[0] <= layout.hint.width
                                        for line in lines)
 
@@ -172,7 +176,7 @@ def test_the_legend_gives_way_to_a_pointer_at_the_help_card_when_there_is_no_roo
     tiny = type(layout)(layout.size, layout.unit, layout.top_bar, layout.scene, layout.panel, layout.inset,
                         layout.die, layout.pass_button, layout.hint,
                         pygame.Rect(layout.players.x, layout.panel.bottom - 130, layout.players.width, 120))
-    assert hud.draw_panel(surface, tiny, app.controller, 0.0, prompt=None) == "hint"
+    assert hud.draw_panel(surface, tiny, replace(FrameView.of(app.controller), prompt=None, pulse=0.0)) == "hint"
 
 
 def test_the_end_screen_recaps_each_round(make_app, params, scripted_referee):
@@ -194,10 +198,10 @@ def test_the_end_screen_recaps_each_round(make_app, params, scripted_referee):
     assert describe(recaps[2], c.short_names) == "Ben crashed it at 1/9"
     assert recaps[0].change == (-1, 0) and recaps[1].change == (1, 2) and recaps[-1].chips_after == tuple(c.state.chips)
     # the end card shows a crash row (red) and a completion row (green)
-    card = hud._end_card(app.layout, 2)
+    card = end_screen._end_card(app.layout, 2)
     colours = [tuple(app.surface.get_at((x, y)))[:3] for x in range(card.left, card.centerx, 2)
                for y in range(card.top, card.bottom, 2)]
     assert any(near(colour, palette.KABOOM, 20) for colour in colours)
     assert any(near(colour, palette.GOOD, 20) for colour in colours)
     press(app, pygame.K_n)  # game over: N starts again at once, no question
-    assert app.games == 1 and app.overlay is None
+    assert app.games == 1 and app.card is None

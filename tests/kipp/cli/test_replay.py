@@ -12,6 +12,7 @@ from kipp.rules.replay import HEADER_ONLY
 from kipp.rules.transcript import parse_json_lines
 from sim.params import load_params
 from viewer.controller import GameController
+from viewer.question import Question
 from viewer.script import ReplayScript
 
 
@@ -170,7 +171,7 @@ def test_a_visual_replay_is_labelled_and_pauses_steps_and_speeds_up(fast_recordi
         key(app, pygame.K_1)
         assert app.speed == 1
         key(app, pygame.K_n)
-        assert app.overlay == "confirm_new" and app.question()[0] == "Restart the replay?"
+        assert app.card.question is Question.NEW_GAME and app.card.words()[0] == "Restart the replay?"
         key(app, pygame.K_y)
         assert app.controller is not c and len(app.controller.state.history()) <= 1, "from the first shuffle"
     finally:
@@ -246,7 +247,7 @@ def test_a_paused_replay_steps_to_a_whole_picture_and_quitting_it_loses_nothing(
             assert abs(abs(c.view_squash()) - 1.0) < 1e-9, "a step never stops with the ship drawn squeezed"
         assert turned > 0, "the steps did turn the view"
         key(app, pygame.K_ESCAPE)
-        question, detail = app.question()
+        question, detail = app.card.words()
         assert question == "Quit the replay?" and "lost" not in detail
     finally:
         app.close()

@@ -1,0 +1,138 @@
+"""The key table: every key of the game and of a replay, what it does, and the words shown for it.
+
+Each :class:`KeyRow` is one line of the panel's legend (:func:`viewer.hud.draw_panel`) and of the
+how-to-play card's "Keys" (:mod:`viewer.help`): its ``label`` names the keys, its ``words`` say what
+they do. Its :class:`Press` entries are the keys themselves as :meth:`viewer.app.ViewerApp` reads
+them (:func:`find`): a pygame key code or a typed character, and the :class:`Act` it stands for. A
+key's meaning is written here only; the app says what each act does.
+
+The cards have their own keys, in the same shape: :data:`HELP_CARD_KEYS` (back to the game) and
+:data:`QUESTION_KEYS` (yes / no).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+import pygame
+
+
+class Act(enum.Enum):
+    """What a key asks for (the app carries it out: :meth:`viewer.app.ViewerApp.act`)."""
+
+    ROLL = "roll"
+    AIM = "aim"
+    """An arrow: move the hanging barrel (``value``: the direction, see :data:`ARROWS`)."""
+    AIM_AGAIN = "aim again"
+    RELEASE = "release"
+    SAILOR = "sailor"
+    """Pick sailor number ``value`` (1, 2, 3) on a wild roll."""
+    PASS = "pass"
+    HINTS = "hints"
+    MUTE = "mute"
+    RECORD = "record"
+    HELP = "help"
+    NEW_GAME = "new game"
+    QUIT = "quit"
+    PAUSE = "pause"
+    STEP = "step"
+    FASTER = "faster"
+    SLOWER = "slower"
+    SPEED = "speed"
+    """Replay at ``value`` game frames per drawn frame."""
+    CLOSE = "close"
+    """Close the card (the how-to-play card)."""
+    YES = "yes"
+    NO = "no"
+    START = "start"
+    """The start screen's Start: play the set-up."""
+    LEAVE = "leave"
+    """The start screen's Esc: quit, or back to the last game's end screen."""
+
+
+@dataclass(frozen=True)
+class Press:
+    """Keys that do one thing: pygame key ``codes`` or typed ``chars`` (either one), the :class:`Act`,
+    and its ``value`` where the act needs one (a sailor's number, a speed, an arrow's direction)."""
+
+    act: Act
+    codes: tuple[int, ...]
+    chars: tuple[str, ...] = ()
+    value: int | tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class KeyRow:
+    """One line of the legend and the help card: ``label`` (the keys) and ``words`` (what they do)."""
+
+    label: str
+    words: str
+    presses: tuple[Press, ...]
+
+
+ARROWS = {pygame.K_LEFT: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_UP: (0, 1), pygame.K_DOWN: (0, -1)}
+"""An arrow's direction on screen: (right, up) steps."""
+
+_HELP = KeyRow("H or ?", "how to play", (Press(Act.HELP, (pygame.K_h, pygame.K_QUESTION), ("?",)),))
+_MUTE = KeyRow("M", "sound on / off", (Press(Act.MUTE, (pygame.K_m,)),))
+
+KEYS = (
+    KeyRow("Space", "roll the die", (Press(Act.ROLL, (pygame.K_SPACE,)),)),
+    KeyRow("mouse, arrows", "aim the barrel",
+           tuple(Press(Act.AIM, (code,), value=step) for code, step in ARROWS.items())
+           + (Press(Act.AIM_AGAIN, (pygame.K_BACKSPACE,)),)),
+    KeyRow("click, Enter", "let it go", (Press(Act.RELEASE, (pygame.K_RETURN, pygame.K_KP_ENTER)),)),
+    KeyRow("1 2 3, click", "pick a sailor (wild)",
+           tuple(Press(Act.SAILOR, codes, value=n) for n, codes in ((1, (pygame.K_1, pygame.K_KP1)),
+                                                                    (2, (pygame.K_2, pygame.K_KP2)),
+                                                                    (3, (pygame.K_3, pygame.K_KP3))))),
+    KeyRow("P", "pass, paying a chip (Old Sea Dogs)", (Press(Act.PASS, (pygame.K_p,)),)),
+    KeyRow("B", "balance hint on / off", (Press(Act.HINTS, (pygame.K_b,)),)),
+    _MUTE,
+    KeyRow("R", "record the game", (Press(Act.RECORD, (pygame.K_r,)),)),
+    _HELP,
+    KeyRow("N / Esc", "new game / quit", (Press(Act.NEW_GAME, (pygame.K_n,)), Press(Act.QUIT, (pygame.K_ESCAPE,)))),
+)
+"""The keys of a game (Esc while a barrel is held aims it again: :meth:`viewer.app.ViewerApp.act`)."""
+
+REPLAY_KEYS = (
+    KeyRow("Space", "pause / go on", (Press(Act.PAUSE, (pygame.K_SPACE,)),)),
+    KeyRow("Right or S", "one step (paused)", (Press(Act.STEP, (pygame.K_RIGHT, pygame.K_s)),)),
+    KeyRow("+ / -, 1 2 4", "speed 1x 2x 4x",
+           (Press(Act.FASTER, (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS), ("+",)),
+            Press(Act.SLOWER, (pygame.K_MINUS, pygame.K_KP_MINUS), ("-",)))
+           + tuple(Press(Act.SPEED, codes, value=n) for n, codes in ((1, (pygame.K_1, pygame.K_KP1)),
+                                                                     (2, (pygame.K_2, pygame.K_KP2)),
+                                                                     (4, (pygame.K_4, pygame.K_KP4))))),
+    _MUTE,
+    _HELP,
+    KeyRow("N / Esc", "restart / quit", (Press(Act.NEW_GAME, (pygame.K_n,)), Press(Act.QUIT, (pygame.K_ESCAPE,)))),
+)
+"""The keys of a replay."""
+
+HELP_CARD_KEYS = (
+    KeyRow("H, Esc, Enter or a click", "back to the game",
+           (Press(Act.CLOSE, (pygame.K_h, pygame.K_QUESTION, pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER,
+                              pygame.K_SPACE), ("?",)),)),
+)
+"""The how-to-play card's keys (it shows them at its foot; a click closes it too)."""
+
+QUESTION_KEYS = (
+    KeyRow("Y, Enter", "Yes", (Press(Act.YES, (pygame.K_y, pygame.K_RETURN, pygame.K_KP_ENTER)),)),
+    KeyRow("N, Esc", "No", (Press(Act.NO, (pygame.K_n, pygame.K_ESCAPE)),)),
+)
+"""A yes/no question's keys (its two buttons show them)."""
+
+
+def find(table: tuple[KeyRow, ...], code: int, char: str = "") -> Press | None:
+    """What key ``code`` (typing ``char``) does in ``table``: a key code first, else the typed character."""
+    presses = [press for row in table for press in row.presses]
+    for press in presses:
+        if code in press.codes:
+            return press
+    if char:
+        for press in presses:
+            if char in press.chars:
+                return press
+    return None

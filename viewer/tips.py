@@ -1,0 +1,51 @@
+"""The first game's tips: a line at the foot of the scene for each thing a person is first asked to do.
+
+Each tip is shown once per window (the first game only), while the prompt it explains is up
+(:class:`FirstGameTips`); :func:`first_game_tip` words them.
+"""
+
+from __future__ import annotations
+
+from viewer.modes import Prompt
+
+
+class FirstGameTips:
+    """Which tip shows this frame, and which have been seen."""
+
+    def __init__(self) -> None:
+        self.tip: tuple[str, str] | None = None
+        """(key, text) of the tip shown this frame."""
+        self._seen: set[str] = set()
+
+    def update(self, prompt: Prompt | None, state, *, hints: bool, showing: bool) -> None:
+        """This frame's tip for ``prompt`` at ``state`` (``showing``: tips are shown now, in a first
+        game with no card up); a tip that goes away is not shown again."""
+        tip = None
+        if showing:
+            found = first_game_tip(prompt, state, hints=hints)
+            if found is not None and found[0] not in self._seen:
+                tip = found
+        if self.tip is not None and (tip is None or tip[0] != self.tip[0]):
+            self._seen.add(self.tip[0])
+        self.tip = tip
+
+
+def first_game_tip(prompt: Prompt | None, state, *, hints: bool = False) -> tuple[str, str] | None:
+    """(key, text) of the tip for a person's ``prompt`` at ``state`` in a first game, if any
+    (``hints``: the balance hint is shown, and the tip points at it rather than say otherwise)."""
+    if prompt == Prompt.PLAY_OR_PASS:
+        return "pass", ("Old Sea Dogs: roll, or pay a chip to pass (P). After a pass the next player must roll, "
+                        "and gets the chip back if their turn ends without a crash.")
+    if prompt == Prompt.ROLL:
+        if state.placed == 0:
+            return "roll", "The die picks the sailor that turns after you place (wild: you choose). Space rolls."
+        return "blue", "From now on blue means no barrel: only the blue sailor turns."
+    if prompt == Prompt.PLACE:
+        return "place", ("Aim a little uphill: the red arrow in the top view points downhill. "
+                         "Move the mouse (or arrows), click (or Enter) to let go.")
+    if prompt == Prompt.SAILOR:
+        if hints:
+            return "sailor", ("Wild: the purple ring marks the sailor the balance hint would turn for this tower. "
+                              "Click one in the top view, or 1 2 3.")
+        return "sailor", "Wild: a sailor turned less often evens out the tilt. Click one in the top view, or 1 2 3."
+    return None
