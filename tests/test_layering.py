@@ -9,7 +9,8 @@ rooms and what each may import:
 - ``kipp.players``: rules and sim's geometry and static check; never a referee.
 - ``kipp.analysis``: rules, players and sim's referees; never the command line, never ``lab``.
 - ``kipp.cli``: everything; ``viewer``, ``calibration`` and ``lab`` only inside the commands.
-- ``viewer`` sits on top of ``kipp`` and ``sim`` but not of ``kipp.cli``.
+- ``viewer`` sits on top of ``kipp`` and ``sim`` but not of ``kipp.cli``; its game side (the controller and
+  what it reads, the frame's view) loads no pygame, only its drawing and its window do.
 - ``calibration`` (what ``kipp calibrate`` runs) imports ``sim`` only: neither ``kipp`` nor ``lab``.
 - ``lab`` (the project measuring its own model) may import ``sim``, ``kipp`` below its command line
   and ``calibration``; nothing imports it but ``kipp.cli`` (inside commands) and the tests.
@@ -175,6 +176,25 @@ def test_only_the_command_line_imports_viewer_calibration_and_lab(module):
     bad = [n for n, _ in imports(module) if any(_inside(n, r) for r in ("viewer", "calibration", "lab", "kipp.cli"))
            and not _inside(n, own)]
     assert not bad, f"{module} imports {bad}"
+
+
+VIEWER_GAME_SIDE = ("viewer.controller", "viewer.frame", "viewer.modes", "viewer.geometry", "viewer.die_roll",
+                    "viewer.messages", "viewer.names", "viewer.crash", "viewer.tips", "viewer.recorder",
+                    "viewer.referee_bridge", "viewer.script", "viewer.orientation", "viewer.setup",
+                    "viewer.balance_hint", "viewer.recap", "viewer.sound")
+"""The viewer's modules that run the game and say what a frame shows, drawing nothing."""
+
+
+@pytest.mark.parametrize("module", VIEWER_GAME_SIDE)
+def test_the_viewer_s_game_side_loads_no_pygame(module):
+    loaded = module_level_closure(module)
+    assert "pygame" not in loaded and not any(_inside(n, "pygame") for n, top in imports(module) if top), (
+        f"{module} loads pygame through {sorted(m for m in loaded if m.startswith('viewer'))}")
+
+
+@pytest.mark.parametrize("module", rooms("kipp.cli"))
+def test_the_command_line_loads_no_pygame_until_a_window_is_asked_for(module):
+    assert "pygame" not in module_level_closure(module), f"{module} loads pygame at import ([viewer] is an extra)"
 
 
 @pytest.mark.parametrize("module", rooms("calibration"))

@@ -40,6 +40,7 @@ from viewer.inset import InsetView  # noqa: E402
 from viewer.keys import KEYS, REPLAY_KEYS, Act, Press, find  # noqa: E402
 from viewer.layout import MIN_SIZE, Layout, compute_layout  # noqa: E402
 from viewer.modes import Mode, Prompt  # noqa: E402
+from viewer.playback import Playback  # noqa: E402
 from viewer.question import Question, QuestionCard  # noqa: E402
 from viewer.recorder import GameRecorder, Recordings  # noqa: E402
 from viewer.scene import SceneView  # noqa: E402
@@ -52,8 +53,6 @@ from viewer.widgets import veil  # noqa: E402
 CAPTION = "Kipp, Kipp, Ahoi!"
 ARROW_REPEAT_GAP_MS = 120
 """An arrow key coming again within this many ms is being held (the key repeat is every 35 ms)."""
-SPEEDS = (1, 2, 4)
-"""Replay speeds: game frames per drawn frame."""
 
 
 def _set_minimum_size(size: tuple[int, int]) -> None:
@@ -107,9 +106,8 @@ class ViewerApp:
         self.view: FrameView | None = None
         """The last frame drawn."""
         self.replay = replay
-        self.paused = False
-        self.speed = 1
-        self._step_from: int | None = None
+        self.playback = Playback()
+        """A replay's pause, step and speed."""
         self.cards: list[Card] = [HelpCard(replay=replay)] if help_at_start else []
         """The cards over the game, the top one last (it takes the input); the game waits while any is up."""
         self.failure: str | None = None
@@ -148,6 +146,15 @@ class ViewerApp:
     def start(self) -> StartScreen | None:
         """The start screen, while it is the card on top."""
         return self.card if isinstance(self.card, StartScreen) else None
+
+    @property
+    def paused(self) -> bool:
+        return self.playback.paused
+
+    @property
+    def speed(self) -> int:
+        """Replay speed: game frames per drawn frame."""
+        return self.playback.speed
 
     @property
     def tip(self) -> tuple[str, str] | None:
@@ -211,7 +218,7 @@ class ViewerApp:
             self.games += 1
         self._started = True
         self.controller = self._new_controller(self.games)
-        self.paused, self._step_from = False, None
+        self.playback.restart()
         self.recordings.next_game(self.controller)
 
     def open_start(self, *, after_game: bool) -> None:
@@ -299,17 +306,8 @@ class ViewerApp:
                 c.nudge_aim(right * (1 if c.view_squash() > 0 else -1) * steps, up * steps)
             case Act.AIM_AGAIN:
                 c.aim_again()
-            case Act.PAUSE:
-                self.paused = not self.paused
-                self._step_from = None
-            case Act.STEP if self.paused:
-                self._step_from = len(c.state.history())
-            case Act.FASTER:
-                self.speed = SPEEDS[min(SPEEDS.index(self.speed) + 1, len(SPEEDS) - 1)]
-            case Act.SLOWER:
-                self.speed = SPEEDS[max(SPEEDS.index(self.speed) - 1, 0)]
-            case Act.SPEED:
-                self.speed = press.value
+            case Act.PAUSE | Act.STEP | Act.FASTER | Act.SLOWER | Act.SPEED:
+                self.playback.act(press, len(c.state.history()))
 
     def _arrow_steps(self, key: int) -> int:
         """Millimetres an arrow key moves the aim: 1 per press; held (the key repeating), 2 after
@@ -372,14 +370,8 @@ class ViewerApp:
         if not self.replay:
             c.update()
             return
-        if self.paused and self._step_from is None:
+        if not self.playback.advance(c):
             return
-        for _ in range(self.speed):
-            c.update()
-            if (self._step_from is not None and len(c.state.history()) > self._step_from and c.mode is Mode.IDLE
-                    and c.view_settled()):  # a step ends with the view turned, never squeezed half-way
-                self._step_from = None  # one recorded action done: paused again
-                break
         if c.error:
             self.failure, self.running = c.error, False
 
@@ -411,7 +403,7 @@ class ViewerApp:
                                showing=self.tips and self.games == 0 and not self.cards)
         self.tip_rect = hud.draw_tip(surface, layout, self.tip[1]) if self.tip is not None else None
         if self.replay:
-            hud.draw_replay_banner(surface, layout, paused=self.paused and self._step_from is None, speed=self.speed)
+            hud.draw_replay_banner(surface, layout, paused=self.playback.holding, speed=self.playback.speed)
         message = hud.draw_message(surface, layout, view)
         self.balance_rect = None
         if view.advice is not None and not (view.state.is_terminal() and view.mode is Mode.IDLE):

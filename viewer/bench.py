@@ -33,6 +33,7 @@ def measure(params: Params | None = None, size: tuple[int, int] = (1280, 800), *
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     from viewer.app import ViewerApp
     from viewer.controller import GameController
+    from viewer.modes import Mode
 
     params = params if params is not None else load_params()
     config = GameConfig(players=("Ann", "Ben"))
@@ -49,7 +50,7 @@ def measure(params: Params | None = None, size: tuple[int, int] = (1280, 800), *
         while c.state.round == 1 and app.frames < 20000:
             app.step()
             world = c.display_world()
-            if c.mode == "deciding" and len(world.barrels) == 12:
+            if c.mode is Mode.DECIDING and len(world.barrels) == 12:
                 moving.append(app.frame_ms[-1])
         stacked = c.state.placed if c.state.round == 1 else max(
             e.get("stacked", 0) for e in c.state.events() if e["event"] == "round_end")

@@ -149,7 +149,7 @@ def test_a_visual_replay_is_labelled_and_pauses_steps_and_speeds_up(fast_recordi
         for step in range(1, 4):
             key(app, pygame.K_RIGHT if step % 2 else pygame.K_s)
             for _ in range(400):
-                if app._step_from is None:
+                if app.playback.step_from is None:
                     break
                 app.step()
             assert len(c.state.history()) == done + step, "one recorded action per step"
@@ -240,7 +240,7 @@ def test_a_paused_replay_steps_to_a_whole_picture_and_quitting_it_loses_nothing(
         for _ in range(16):
             key(app, pygame.K_RIGHT)
             for _ in range(600):
-                if app._step_from is None:
+                if app.playback.step_from is None:
                     break
                 app.step()
                 turned += c.view.turning
