@@ -6,8 +6,8 @@ they do. Its :class:`Press` entries are the keys themselves as :meth:`viewer.app
 them (:func:`find`): a pygame key code or a typed character, and the :class:`Act` it stands for. A
 key's meaning is written here only; the app says what each act does.
 
-The cards have their own keys, in the same shape: :data:`HELP_CARD_KEYS` (back to the game) and
-:data:`QUESTION_KEYS` (yes / no).
+The cards have their own keys, in the same shape: :data:`START_KEYS` (the start screen),
+:data:`HELP_CARD_KEYS` (back to the game) and :data:`QUESTION_KEYS` (yes / no).
 """
 
 from __future__ import annotations
@@ -49,17 +49,25 @@ class Act(enum.Enum):
     """The start screen's Start: play the set-up."""
     LEAVE = "leave"
     """The start screen's Esc: quit, or back to the last game's end screen."""
+    NEXT_FIELD = "next field"
+    """The start screen: move the focus ``value`` fields on (-1: back)."""
+    CHANGE = "change"
+    """The start screen: change the field with the focus by ``value`` (+1 / -1)."""
+    ERASE = "erase"
+    """The start screen: take back the last letter of the name being typed."""
 
 
 @dataclass(frozen=True)
 class Press:
     """Keys that do one thing: pygame key ``codes`` or typed ``chars`` (either one), the :class:`Act`,
-    and its ``value`` where the act needs one (a sailor's number, a speed, an arrow's direction)."""
+    and its ``value`` where the act needs one (a sailor's number, a speed, an arrow's direction).
+    With ``mods`` (pygame modifier bits) a code counts only while one of those modifiers is held."""
 
     act: Act
     codes: tuple[int, ...]
     chars: tuple[str, ...] = ()
     value: int | tuple[int, int] | None = None
+    mods: int = 0
 
 
 @dataclass(frozen=True)
@@ -111,6 +119,22 @@ REPLAY_KEYS = (
 )
 """The keys of a replay."""
 
+_START_ROWS = (
+    KeyRow("Tab or arrows", "next field",
+           (Press(Act.NEXT_FIELD, (pygame.K_TAB,), value=-1, mods=pygame.KMOD_SHIFT),
+            Press(Act.NEXT_FIELD, (pygame.K_TAB, pygame.K_DOWN), value=1),
+            Press(Act.NEXT_FIELD, (pygame.K_UP,), value=-1))),
+    KeyRow("Left / Right or Space", "change", (Press(Act.CHANGE, (pygame.K_LEFT,), value=-1),
+                                               Press(Act.CHANGE, (pygame.K_RIGHT, pygame.K_SPACE), value=1))),
+    KeyRow("type a name", "", (Press(Act.ERASE, (pygame.K_BACKSPACE,)),)),
+    KeyRow("Enter", "start", (Press(Act.START, (pygame.K_RETURN, pygame.K_KP_ENTER)),)),
+)
+START_KEYS = _START_ROWS + (KeyRow("Esc", "quit", (Press(Act.LEAVE, (pygame.K_ESCAPE,)),)),)
+"""The start screen's keys at the launch (Shift+Tab goes back; in a name field the keys type, but for
+those that move the focus, Enter and Esc)."""
+START_KEYS_AFTER_GAME = _START_ROWS + (KeyRow("Esc", "back", (Press(Act.LEAVE, (pygame.K_ESCAPE,)),)),)
+"""The start screen's keys after a game (Esc goes back to its end screen)."""
+
 HELP_CARD_KEYS = (
     KeyRow("H, Esc, Enter or a click", "back to the game",
            (Press(Act.CLOSE, (pygame.K_h, pygame.K_QUESTION, pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER,
@@ -125,14 +149,20 @@ QUESTION_KEYS = (
 """A yes/no question's keys (its two buttons show them)."""
 
 
-def find(table: tuple[KeyRow, ...], code: int, char: str = "") -> Press | None:
-    """What key ``code`` (typing ``char``) does in ``table``: a key code first, else the typed character."""
+def find(table: tuple[KeyRow, ...], code: int, char: str = "", mod: int = 0) -> Press | None:
+    """What key ``code`` (typing ``char``, with modifiers ``mod`` held) does in ``table``: a key code
+    first (the first press it matches, in the table's order), else the typed character."""
     presses = [press for row in table for press in row.presses]
     for press in presses:
-        if code in press.codes:
+        if code in press.codes and (not press.mods or mod & press.mods):
             return press
     if char:
         for press in presses:
             if char in press.chars:
                 return press
     return None
+
+
+def legend(table: tuple[KeyRow, ...], separator: str = " - ") -> str:
+    """``table`` as one line: "Enter: start - Esc: quit" (a row without words shows its label alone)."""
+    return separator.join(f"{row.label}: {row.words}" if row.words else row.label for row in table)

@@ -1,10 +1,10 @@
 """The start screen: seat up to four players (people by name, bots by player model), pick the
 variants and the hint, and start -- with the mouse or the keyboard.
 
-Keyboard: Tab / Down and Shift+Tab / Up move between the fields; Left / Right (or Space)
-change the one that has the focus; a name field takes typing and Backspace; Enter starts;
-Esc quits (or, after a game, goes back to its end screen). Mouse: a click changes a field
-(the arrows of a player model go back and forth) or puts the cursor in a name.
+Keyboard: the key table's :data:`viewer.keys.START_KEYS` (shown at the card's foot): move
+between the fields, change the one that has the focus, type a name, start, quit (or, after a
+game, go back to its end screen). Mouse: a click changes a field (the arrows of a player
+model go back and forth) or puts the cursor in a name.
 
 The screen only edits a :class:`viewer.setup.GameSetup`; as a card (:mod:`viewer.card`), its
 :meth:`StartScreen.key` and :meth:`StartScreen.click` answer when to start (:attr:`Act.START`) or
@@ -21,7 +21,7 @@ import pygame
 from kipp.players.models import MODELS
 from viewer import palette
 from viewer.frame import FrameView
-from viewer.keys import Act
+from viewer.keys import START_KEYS, START_KEYS_AFTER_GAME, Act, find, legend
 from viewer.layout import Layout
 from viewer.setup import NAME_LIMIT, GameSetup, Seat, SeatKind
 
@@ -100,28 +100,30 @@ class StartScreen:
 
     # --- input --------------------------------------------------------------------
 
+    def keys(self):
+        """This screen's key table (:data:`viewer.keys.START_KEYS`, or the one after a game)."""
+        return START_KEYS_AFTER_GAME if self.after_game else START_KEYS
+
     def key(self, key: int, char: str = "", mod: int = 0) -> Act | None:
         """A key press; :attr:`Act.START`, :attr:`Act.LEAVE` or None."""
-        if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+        press = find(self.keys(), key, mod=mod)
+        act = press.act if press is not None else None
+        if act is Act.START:
             return Act.START if self.setup.can_start() else None
-        if key == pygame.K_ESCAPE:
+        if act is Act.LEAVE:
             return Act.LEAVE
-        if key == pygame.K_TAB:
-            self._move(-1 if mod & pygame.KMOD_SHIFT else 1)
-        elif key == pygame.K_DOWN:
-            self._move(1)
-        elif key == pygame.K_UP:
-            self._move(-1)
+        if act is Act.NEXT_FIELD:
+            self._move(press.value)
         elif self.focus[0] == "name":
-            self._type(key, char)
-        elif key in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_SPACE):
-            return self._change(self.focus, -1 if key == pygame.K_LEFT else 1)
+            self._type(char, erase=act is Act.ERASE)
+        elif act is Act.CHANGE:
+            return self._change(self.focus, press.value)
         return None
 
-    def _type(self, key: int, char: str) -> None:
+    def _type(self, char: str, *, erase: bool = False) -> None:
         i = self.focus[1]
         seat = self.setup.seats[i]
-        if key == pygame.K_BACKSPACE:
+        if erase:
             self._seat(i, replace(seat, name=seat.name[:-1]))
         elif char and char.isprintable() and char not in ",\t" and len(seat.name) < NAME_LIMIT:
             if char.strip() or seat.name:
@@ -197,9 +199,7 @@ class StartScreen:
         enabled = self.setup.can_start()
         self._button(surface, layout, start, "Start (Enter)" if enabled else "Seat somebody first", START_BUTTON, pulse,
                      strong=enabled, dim=not enabled)
-        keys = ("Tab or arrows: next field - Left / Right or Space: change - type a name - Enter: start - "
-                + ("Esc: back" if self.after_game else "Esc: quit"))
-        lines = palette.wrap(keys, palette.font(small), start.left - card.x - 2 * pad)
+        lines = palette.wrap(legend(self.keys()), palette.font(small), start.left - card.x - 2 * pad)
         for k, line in enumerate(lines[:3]):
             surface.blit(palette.text(line, small, palette.INK_SOFT),
                          (card.x + pad, start.top + k * palette.font(small).get_linesize()))
