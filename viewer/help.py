@@ -126,15 +126,13 @@ _painted: dict[tuple, pygame.Surface] = {}
 
 
 def draw_help(surface: pygame.Surface, layout: Layout, config: GameConfig, *, replay: bool = False,
-              veil: pygame.Surface | None = None, seed: int | None = None) -> pygame.Rect:
-    """The how-to-play card over the (dimmed) window, with the game's ``seed`` if given; where it is."""
+              seed: int | None = None) -> pygame.Rect:
+    """The how-to-play card over the window (the caller dims it), with the game's ``seed`` if given; where it is."""
     key = (layout.size, config, replay, seed)
     painted = _painted.get(key)
     if painted is None:
         _painted.clear()
         painted = _painted[key] = _paint(layout, config, replay, seed)
-    if veil is not None:
-        surface.blit(veil, (0, 0))
     card = _card_rect(layout)
     surface.blit(painted, card)
     return card
