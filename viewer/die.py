@@ -3,7 +3,8 @@
 The face is decided before the animation starts (a chance outcome sampled from the
 game's generator); the tumble only shows other faces on the way, in a fixed sequence, so
 the animation uses no randomness of its own. Colour faces are painted in the sailor's cap
-colour; the wild face is its own symbol: a wheel of the three cap colours.
+colour and carry the sailor's symbol (:mod:`viewer.symbols`), so they are told apart without
+colour too; the wild face is a wheel of the three cap colours.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pygame
 
 from kipp.rules.actions import WILD
 from viewer import palette
+from viewer.symbols import SAILOR_SYMBOLS, draw_symbol
 
 ROLL_FRAMES = 42
 """Length of a roll, frames (0.7 s at 60 Hz)."""
@@ -107,6 +109,8 @@ def paint_face(surface: pygame.Surface, face: str | None) -> None:
                      border_radius=radius // 2)
     if face == WILD:
         _paint_wild(surface, body)
+    elif face in SAILOR_SYMBOLS:
+        draw_symbol(surface, face, body.center, body.width * 0.3)
     elif face is None:
         mark = palette.text("?", side // 2, palette.INK_SOFT, bold=True)
         surface.blit(mark, mark.get_rect(center=body.center))
