@@ -1,6 +1,7 @@
 """The colour die drawn: a tumbling roll (:class:`viewer.die_roll.DieRoll`) in its square.
 
-Colour faces are painted in the sailor's cap colour; the wild face is its own symbol: a
+Colour faces are painted in the sailor's cap colour and carry the sailor's symbol
+(:mod:`viewer.symbols`), so they are told apart without colour too; the wild face is a
 wheel of the three cap colours.
 """
 
@@ -13,6 +14,7 @@ import pygame
 from kipp.rules.actions import WILD
 from viewer import palette
 from viewer.die_roll import DieRoll
+from viewer.symbols import SAILOR_SYMBOLS, draw_symbol
 
 
 class DieView:
@@ -64,6 +66,8 @@ def paint_face(surface: pygame.Surface, face: str | None) -> None:
                      border_radius=radius // 2)
     if face == WILD:
         _paint_wild(surface, body)
+    elif face in SAILOR_SYMBOLS:
+        draw_symbol(surface, face, body.center, body.width * 0.3)
     elif face is None:
         mark = palette.text("?", side // 2, palette.INK_SOFT, bold=True)
         surface.blit(mark, mark.get_rect(center=body.center))

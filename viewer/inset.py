@@ -24,6 +24,7 @@ from sim.params import Params
 from sim.tower import BarrelPose
 from viewer import palette
 from viewer.scene import draw_end_marker
+from viewer.symbols import draw_symbol
 
 VIEW_RADIUS_M = 0.118
 """Deck-frame radius shown by the inset."""
@@ -282,6 +283,7 @@ class InsetView:
         ink = palette.INK if name == "yellow" else (255, 255, 255)
         key = palette.text(str(index + 1), max(12, round(radius * 1.1)), ink, bold=True)
         surface.blit(key, key.get_rect(center=centre))
+        draw_symbol(surface, name, (centre[0] + radius * 0.85, centre[1] + radius * 0.85), radius * 0.5)
 
 
 

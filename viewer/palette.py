@@ -30,10 +30,14 @@ CHIP = (232, 186, 44)
 CHIP_EDGE = (150, 110, 20)
 BUTTON = (60, 110, 160)
 BUTTON_TEXT = (255, 255, 255)
-KABOOM = (200, 40, 30)
-GOOD = (40, 140, 60)
-AMBER = (196, 122, 0)
-"""The balance gauge between green (:data:`GOOD`) and red (:data:`KABOOM`)."""
+KABOOM = (140, 20, 30)
+GOOD = (30, 150, 150)
+AMBER = (245, 190, 50)
+"""The balance gauge's three levels: sea green (:data:`GOOD`), sunny amber, deep red (:data:`KABOOM`).
+
+They differ in lightness as much as in hue, so they stay apart under red-green and
+blue-yellow colour blindness (tests/viewer/test_palette_colour_vision.py: CIEDE2000 >= 20
+for every pair under simulated protanopia, deuteranopia and tritanopia)."""
 HINT = (150, 60, 200)
 """The balance hint's mark (side view and top view) and the gauge's frame: a colour nothing else uses."""
 VIEW_RIGHT = (255, 255, 255)
@@ -42,10 +46,12 @@ VIEW_LEFT = (40, 34, 30)
 """Marker of the side view's left-hand end (a disc)."""
 
 SAILOR_CAPS = {"red": (214, 44, 44), "yellow": (244, 204, 40), "blue": (44, 96, 206)}
-"""Cap colour of each sailor (and of the matching die face)."""
+"""Cap colour of each sailor (and of the matching die face); :mod:`viewer.symbols` adds a shape to each."""
 
-BARREL_COLOURS = {"brown": (150, 94, 48), "orange": (236, 138, 36), "green": (86, 160, 64)}
-"""Fill of a barrel by the catalogue's colour name (sim/default_params.toml)."""
+BARREL_COLOURS = {"brown": (126, 76, 40), "orange": (244, 168, 48), "green": (64, 176, 168)}
+"""Fill of a barrel by the catalogue's colour name (sim/default_params.toml): a dark wood brown,
+a light orange and a sea green, apart in lightness and in the blue-yellow direction so that
+red-green colour blindness keeps them apart (the palette test checks every pair)."""
 
 
 def barrel_rgb(colour: str) -> tuple[int, int, int]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from kipp.cli import options
+from kipp.cli.language_option import language_option
 from kipp.cli.options import (
     barrels_option,
     game_config,
@@ -19,6 +20,7 @@ from kipp.cli.options import (
     referee_option,
     seed_option,
 )
+from kipp.language import Language
 from kipp.players.models import make_bot
 from kipp.rules.play import play_game
 from kipp.rules.replay import params_fingerprint
@@ -46,8 +48,10 @@ def bot_names(players: int | tuple[str, ...]) -> tuple[str, ...]:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line (the replay format).")
 @referee_option("physics")
 @player_model_option("--bots", "How every bot plays:")
+@language_option
 def game(players: str, seed: int, barrels: int, half_turn: bool, sea_dogs: bool,
-         params: Params | None, as_json: bool, referee_name: str, bots: str) -> None:
+         params: Params | None, as_json: bool, referee_name: str, bots: str,
+         language: Language) -> None:
     """Play a whole game headless with bots and print its transcript.
 
     Every player is a bot of the player model --bots (casual by default: aims at the
@@ -65,7 +69,7 @@ def game(players: str, seed: int, barrels: int, half_turn: bool, sea_dogs: bool,
     header = {"seed": seed, "params": params_fingerprint(params), "referee": referee_name,
               "models": [model] * len(names)}
     shown = 0
-    narrator = Narrator(list(names))
+    narrator = Narrator(list(names), language)
 
     def show(state, action) -> None:
         nonlocal shown

@@ -26,6 +26,8 @@ from __future__ import annotations
 import json
 from typing import Iterable, Iterator
 
+from kipp.language import SOURCE_LANGUAGE, Language
+
 EVENTS = ("game_start", "round_start", "roll", "pass", "place", "turn", "crash", "round_end",
           "award", "game_end")
 
@@ -70,26 +72,41 @@ def parse_json_lines(text: str, source: str = "transcript") -> list[dict]:
     return events
 
 
-def _chips(n: int) -> str:
-    return f"{n} chip" if n == 1 else f"{n} chips"
-
-
-def _turns(turns: dict) -> str:
-    return ", ".join(f"{sailor} {count:g}" for sailor, count in turns.items())
-
-
 class Narrator:
-    """Turns events into prose for people, one or two lines per event.
+    """Turns events into prose for people, one or two lines per event, in ``language``.
 
     Keeps the players' names and chip counts between calls, so a game can be narrated
-    as it is played (``for line in narrator.lines(new_events)``).
+    as it is played (``for line in narrator.lines(new_events)``). The JSON lines do not
+    depend on the language; only this prose does.
     """
 
-    def __init__(self, players: list[str] | None = None) -> None:
+    def __init__(self, players: list[str] | None = None, language: Language | None = None) -> None:
         self.names = list(players or [])
         self.chips: list[int] = [0] * len(self.names)
+        self.language = language or Language(SOURCE_LANGUAGE)
+
+    def _chips(self, count: int) -> str:
+        return self.language.ngettext("{count} chip", "{count} chips", count).format(count=count)
+
+    def _sailor(self, sailor: str) -> str:
+        _ = self.language.gettext
+        return {"red": _("red"), "yellow": _("yellow"), "blue": _("blue")}.get(sailor, sailor)
+
+    def _the_sailor(self, sailor: str) -> str:
+        _ = self.language.gettext
+        return {"red": _("the red sailor"), "yellow": _("the yellow sailor"), "blue": _("the blue sailor")
+                }.get(sailor, sailor)
+
+    def _barrel(self, size: str) -> str:
+        _ = self.language.gettext
+        return {"large": _("large"), "medium": _("medium"), "small": _("small")}.get(size, size)
+
+    def _face(self, face: str) -> str:
+        _ = self.language.gettext
+        return {"red": _("RED"), "yellow": _("YELLOW"), "blue": _("BLUE"), "wild": _("WILD")}.get(face, face.upper())
 
     def lines(self, events: Iterable[dict]) -> Iterator[str]:
+        _ = self.language.gettext
         names, chips = self.names, self.chips
         for e in events:
             kind = e["event"]
@@ -98,46 +115,57 @@ class Narrator:
                 names[:] = e["players"]
                 chips[:] = e["chips"]
                 v = e["variant"]
-                variant = [f"{v['barrels']} barrels", "half turns" if v["half_turn"] else "full turns"]
+                variant = [_("{barrels} barrels").format(barrels=v["barrels"]),
+                           _("half turns") if v["half_turn"] else _("full turns")]
                 if v["sea_dogs"]:
-                    variant.append("Old Sea Dogs")
-                seed = f", seed {e['seed']}" if "seed" in e else ""
-                yield f"Kipp, Kipp, Ahoi!{seed}: {', '.join(names)} ({', '.join(variant)})."
-                yield f"Everyone gets {_chips(chips[0]) if chips else '0 chips'}; {e['supply']} stay in the supply."
+                    variant.append(_("Old Sea Dogs"))
+                seed = _(", seed {seed}").format(seed=e["seed"]) if "seed" in e else ""
+                yield _("Kipp, Kipp, Ahoi!{seed}: {players} ({variant}).").format(
+                    seed=seed, players=", ".join(names), variant=", ".join(variant))
+                yield _("Everyone gets {chips}; {supply} stay in the supply.").format(
+                    chips=self._chips(chips[0] if chips else 0), supply=e["supply"])
             elif kind == "round_start":
                 yield ""
-                yield f"Round {e['round']}. Barrel line: {' '.join(size for size in e['order'])}."
-                yield f"{names[e['starter']]} starts."
+                yield _("Round {number}. Barrel line: {line}.").format(
+                    number=e["round"], line=" ".join(self._barrel(size) for size in e["order"]))
+                yield _("{name} starts.").format(name=names[e["starter"]])
             elif kind == "roll":
-                yield f"  {who} rolls {e['face'].upper()}."
+                yield "  " + _("{name} rolls {face}.").format(name=who, face=self._face(e["face"]))
             elif kind == "pass":
                 chips[e["player"]] -= 1
-                yield f"  {who} passes and hands back a chip ({_chips(chips[e['player']])} left)."
+                yield "  " + _("{name} passes and hands back a chip ({left} left).").format(
+                    name=who, left=self._chips(chips[e["player"]]))
             elif kind == "place":
                 x, y = e["offset_mm"]
-                yield (f"    places barrel {e['index']} ({e['barrel']}) at x {x:+.1f} mm, "
-                       f"y {y:+.1f} mm.")
+                yield "    " + _("places barrel {index} ({size}) at x {x:+.1f} mm, y {y:+.1f} mm.").format(
+                    index=e["index"], size=self._barrel(e["barrel"]), x=x, y=y)
             elif kind == "turn":
-                amount = {1.0: "a full turn", 0.5: "half a turn"}.get(e["fraction"], f"{e['fraction']:g} turns")
-                yield (f"    turns the {e['sailor']} sailor {amount}: the deck tilts "
-                       f"{e['tilt_deg']:.1f} deg ({_turns(e['turns'])}).")
+                amount = {1.0: _("a full turn"), 0.5: _("half a turn")}.get(
+                    e["fraction"], _("{fraction:g} turns").format(fraction=e["fraction"]))
+                turns = ", ".join(f"{self._sailor(sailor)} {count:g}" for sailor, count in e["turns"].items())
+                yield "    " + _("turns {sailor} {amount}: the deck tilts {tilt:.1f} deg ({turns}).").format(
+                    sailor=self._the_sailor(e["sailor"]), amount=amount, tilt=e["tilt_deg"], turns=turns)
             elif kind == "crash":
                 chips[e["player"]] -= e["chips_returned"]
-                when = {"place": " as the barrel goes on", "turn": " as the ship tilts"}.get(e.get("phase"), "")
-                pay = (f"{who} gives back {_chips(e['chips_returned'])} ({_chips(chips[e['player']])} left)"
-                       if e["chips_returned"] else f"{who} has no chip left to give back")
-                yield f"  Kaboom! The tower comes crashing down{when}. {pay}."
+                when = {"place": _(" as the barrel goes on"), "turn": _(" as the ship tilts")}.get(e.get("phase"), "")
+                pay = (_("{name} gives back {chips} ({left} left)").format(
+                           name=who, chips=self._chips(e["chips_returned"]), left=self._chips(chips[e["player"]]))
+                       if e["chips_returned"] else _("{name} has no chip left to give back").format(name=who))
+                yield "  " + _("Kaboom! The tower comes crashing down{when}. {pay}.").format(when=when, pay=pay)
             elif kind == "award":
                 chips[e["player"]] += e["chips"]
-                why = {"completion": " for the completed tower", "pass": " passed by the previous player"
+                why = {"completion": _(" for the completed tower"), "pass": _(" passed by the previous player")
                        }.get(e.get("reason"), "")
-                yield f"  {who} receives {_chips(e['chips'])}{why} (now {chips[e['player']]})."
+                yield "  " + _("{name} receives {chips}{why} (now {total}).").format(
+                    name=who, chips=self._chips(e["chips"]), why=why, total=chips[e["player"]])
             elif kind == "round_end":
-                how = "all barrels stacked!" if e["completed"] else f"{e['stacked']} barrels stood"
-                yield f"End of round {e['round']}: {how}"
+                how = (_("all barrels stacked!") if e["completed"]
+                       else _("{stacked} barrels stood").format(stacked=e["stacked"]))
+                yield _("End of round {number}: {how}").format(number=e["round"], how=how)
             elif kind == "game_end":
                 yield ""
-                yield "Game over. " + ", ".join(f"{n} {c}" for n, c in zip(names, e["chips"])) + "."
+                yield _("Game over. {standings}.").format(
+                    standings=", ".join(f"{n} {c}" for n, c in zip(names, e["chips"])))
                 winners = [names[p] for p in e["winners"]]
-                yield (f"{winners[0]} wins!" if len(winners) == 1
-                       else f"{' and '.join(winners)} share the win!")
+                yield (_("{name} wins!").format(name=winners[0]) if len(winners) == 1
+                       else _("{names} share the win!").format(names=_(" and ").join(winners)))
