@@ -15,11 +15,15 @@ import math
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Sequence
 
-from kipp.analysis.difficulty import RefereeSpec, cached_referee
+import numpy as np
+
+from kipp.analysis.executor import Execution
 from kipp.analysis.results_store import ResultsStore
+from kipp.analysis.resumable import Chunks, Stored, run_remaining
+from kipp.analysis.rounds import RefereeSpec, cached_referee
 from kipp.analysis.stats import BOUNDED_T, mean_interval, wilson_interval
-from kipp.analysis.sweep import chunk_size, chunked, run_with_progress
 from kipp.players.models import DEFAULT_MODEL, make_bot
 from kipp.rules.config import ROUNDS, GameConfig
 from kipp.rules.play import play_game
@@ -169,19 +173,11 @@ def run_compare(games: int, *, players: int = 2, seed: int = 0, params: Params, 
                               params_id=params_fingerprint(params), arms=arms, player=player)
     with ResultsStore.open(out, KIND, options, COLUMNS) as store:
         # A task writes every arm of its games in one transaction: a game is in the file whole or not at all.
-        done = {key // len(arms) for key in store.done_keys()}
-        todo = [g for g in range(games) if g not in done]
-        if todo:
-            size = chunk_size(len(todo), workers, largest=16)
-            tasks = ((arms, players, referee, params, seed, player, chunk) for chunk in chunked(todo, size, workers))
-
-            def record(results: list[GameRecord]) -> int:
-                store.add(_row(r, arms) for r in results)
-                return len(results)
-
-            run_with_progress(compare_chunk, tasks, record, workers=workers, scheduler=scheduler,
-                              progress=progress, total=games * len(arms), initial=(games - len(todo)) * len(arms),
-                              unit="game", desc="games x arms")
+        run_remaining(store, range(games), compare_chunk,
+                      lambda chunk: (arms, players, referee, params, seed, player, chunk),
+                      lambda results: Stored([_row(r, arms) for r in results], units=len(results)),
+                      Execution(workers, scheduler, progress), done={key // len(arms) for key in store.done_keys()},
+                      size=len(arms), chunks=Chunks(largest=16), unit="game", desc="games x arms")
         records: dict[str, dict[int, GameRecord]] = {arm: {} for arm in arms}
         for row in store.rows():
             r = _record(row)
@@ -230,6 +226,35 @@ def summarise(records: dict[str, dict[int, GameRecord]]) -> list[ArmSummary]:
                 low=-most, high=most)
         out.append(summary)
     return out
+
+
+def compare_panel(summaries: Sequence, metric: str, ax=None, about: str = ""):
+    """One metric of ``kipp compare`` per arm with its 95% interval, titled with the metric and
+    ``about``; returns the errorbar container."""
+    from kipp.analysis.plots import axes_or_new
+
+    ax = axes_or_new(ax)
+    values = [getattr(s, metric) for s in summaries]
+    y = np.array([v[0] for v in values])
+    err = np.vstack([np.nan_to_num(y - np.array([v[1] for v in values])),
+                     np.nan_to_num(np.array([v[2] for v in values]) - y)])
+    x = np.arange(len(values))
+    drawn = ax.errorbar(x, y, yerr=err, fmt="o", capsize=4, color="tab:blue")
+    ax.set_xticks(x, [s.arm for s in summaries], rotation=25, ha="right")
+    ax.set_title(METRICS[metric] + (f"\n{about}" if about else ""), fontsize="medium")
+    ax.grid(axis="y", alpha=0.3)
+    return drawn
+
+
+def compare_figure(summaries: Sequence, about: str):
+    """The ``kipp compare --plot`` figure: one panel per metric, each titled with ``about``
+    (player model, referee, games per arm)."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(METRICS), figsize=(4 * len(METRICS), 4), layout="constrained")
+    for metric, ax in zip(METRICS, axes):
+        compare_panel(summaries, metric, ax, about)
+    return fig
 
 
 NOT_RESOLVED = "not resolved"

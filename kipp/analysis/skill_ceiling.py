@@ -4,7 +4,7 @@ a tower, and how many rounds even it loses to luck.
 For each variant (standard, half turns, nine barrels, both) and each execution error
 (``sigma_mm``: 0.5 and 1 mm by default), rounds ``k = 0 .. rounds - 1`` are played by a single
 lookahead bot that asks the same referee that decides (streams ``("round", k, ...)`` as in
-``kipp tune``, the line of round ``k`` from :func:`kipp.analysis.sensitivity.round_line`), and
+``kipp tune``, the line of round ``k`` from :func:`kipp.analysis.parameters.sensitivity.round_line`), and
 beside it, on the same rounds, the ``skilled`` player model for comparison. Per set-up:
 
 - *ceiling*: the share of rounds the lookahead bot completes (Wilson 95%);
@@ -25,10 +25,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kipp.analysis.difficulty import RefereeSpec, RoundModel, cached_referee, next_action, play_round, round_streams
-from kipp.analysis.sensitivity import round_line
+from kipp.analysis.executor import run_with_progress
+from kipp.analysis.rounds import (
+    RefereeSpec,
+    RoundModel,
+    cached_referee,
+    next_action,
+    play_round,
+    round_line,
+    round_streams,
+)
 from kipp.analysis.stats import wilson_interval
-from kipp.analysis.sweep import run_with_progress
 from kipp.players.lookahead import LookaheadBot
 from kipp.rules.actions import Roll, Shuffle
 from kipp.rules.state import GameState

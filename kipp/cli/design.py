@@ -44,10 +44,10 @@ def design(target: str | None, key: str, value_range, player: str, barrels: int,
     interval is a bootstrap over rounds. If the target is not reached anywhere in the
     range, it says so (exit code 2). Results do not depend on --workers or --scheduler.
     """
-    from kipp.analysis.design import DesignError, Unreachable, ask, format_answer
-    from kipp.analysis.design import design as answer_question
-    from kipp.analysis.difficulty import RoundModel
-    from kipp.analysis.sweep import default_workers
+    from kipp.analysis.executor import default_workers
+    from kipp.analysis.parameters.design import DesignError, Unreachable, ask, format_answer
+    from kipp.analysis.parameters.design import design as answer_question
+    from kipp.analysis.rounds import RoundModel
 
     if target is None:
         raise UserError("--target: which completion rate? e.g. --target 0.3")

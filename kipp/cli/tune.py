@@ -1,12 +1,12 @@
-"""``kipp tune``: difficulty of barrel orders (the sweeps are :mod:`kipp.analysis.tune`'s; the options it
+"""``kipp tune``: difficulty of barrel orders (the sweeps are :mod:`kipp.analysis.difficulty.sweeps`'s; the options it
 shares with ``kipp compare`` are :mod:`kipp.cli.options`')."""
 
 from __future__ import annotations
 
 import click
 
-from kipp.analysis.confirm import ROUNDS as CONFIRM_ROUNDS
-from kipp.analysis.quality_plan import (
+from kipp.analysis.difficulty.confirm import ROUNDS as CONFIRM_ROUNDS
+from kipp.analysis.difficulty.quality_plan import (
     FAST_ANCHORS_PER_PHYSICS,
     SAMPLED_FROM,
     SAMPLED_ORDERS,
@@ -78,7 +78,7 @@ def check_find(text: str | None, n_orders: int):
     """``--find`` parsed for ``n_orders`` orders (one-line error otherwise)."""
     if text is None:
         return None
-    from kipp.analysis.racing import FindError, parse_find
+    from kipp.analysis.difficulty.racing import FindError, parse_find
 
     try:
         return parse_find(text, n_orders)
@@ -195,8 +195,8 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
     round with that referee instead. --find races for the hardest and easiest orders.
     Results do not depend on --workers or --scheduler.
     """
-    from kipp.analysis.difficulty import RoundModel
-    from kipp.analysis.sweep import default_workers
+    from kipp.analysis.executor import default_workers
+    from kipp.analysis.rounds import RoundModel
 
     params = params if params is not None else load_params()
     sigma = bounded("--sigma-mm", 0.0, MAX_SIGMA_MM, sigma_mm)
@@ -241,8 +241,8 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
 
 def _one_referee(orders, orders_spec, model, bot, rounds, referee_name, params, seed, workers, scheduler, out, plot,
                  csv_out, top, no_progress) -> None:
+    from kipp.analysis.difficulty.sweeps import TuneRun, format_table, game_words, referee_sweep
     from kipp.analysis.plots import tune_figure
-    from kipp.analysis.tune import TuneRun, format_table, game_words, referee_sweep
     from kipp.rules.replay import params_fingerprint
 
     run = TuneRun(model, seed, rounds, referee_name, params_fingerprint(params), orders_spec)
@@ -263,11 +263,11 @@ def _one_referee(orders, orders_spec, model, bot, rounds, referee_name, params, 
 
 def _quality(orders, orders_spec, model, bot, plan, params, seed, workers, scheduler, out, plot, csv_out, top,
              confirm_top, no_progress) -> None:
-    from kipp.analysis.confirm import format_report
-    from kipp.analysis.physics_quality import format_quality, summaries
+    from kipp.analysis.difficulty.confirm import format_report
+    from kipp.analysis.difficulty.quality_plan import QualityRun
+    from kipp.analysis.difficulty.quality_sweep import format_quality, summaries
+    from kipp.analysis.difficulty.sweeps import describe, game_words, quality_sweep
     from kipp.analysis.plots import tune_figure
-    from kipp.analysis.quality_plan import QualityRun
-    from kipp.analysis.tune import describe, game_words, quality_sweep
     from kipp.rules.replay import params_fingerprint
 
     run = QualityRun(model, seed, plan, params_fingerprint(params), orders_spec)
@@ -293,8 +293,8 @@ def _quality(orders, orders_spec, model, bot, plan, params, seed, workers, sched
 
 def _race(orders, model, bot, question, referee_name, params, seed, workers, scheduler, no_progress, *,
           max_rounds: int) -> None:
-    from kipp.analysis.racing import format_race, race_orders
-    from kipp.analysis.tune import describe
+    from kipp.analysis.difficulty.racing import format_race, race_orders
+    from kipp.analysis.difficulty.sweeps import describe
 
     with sweep_errors(None):
         result = race_orders(orders, model, options.referee_spec(referee_name), params, seed, question, workers=workers,

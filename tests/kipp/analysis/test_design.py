@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 import kipp.cli.design
 import kipp.cli.options
-from kipp.analysis.design import DesignError, Unreachable, ask, design, fit_logistic, invert
-from kipp.analysis.difficulty import RoundModel
+from kipp.analysis.parameters.design import DesignError, Unreachable, ask, design, fit_logistic, invert
+from kipp.analysis.rounds import RoundModel
 from kipp.cli import main
 from sim.tower import Decision, TowerState
 from tests.kipp.kipp_referees import _placed

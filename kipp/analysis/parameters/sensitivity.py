@@ -1,10 +1,10 @@
 """``kipp sensitivity``: how the answers move over each uncertain parameter's plausible range.
 
-For every parameter of :data:`kipp.analysis.uncertain.UNCERTAIN` (or those asked for) the
+For every parameter of :data:`kipp.analysis.parameters.uncertain.UNCERTAIN` (or those asked for) the
 *arms* are the parameter set with that parameter at the low and at the high end of its range,
 besides the *default* arm (the set itself). Every arm plays the same rounds: round ``k`` of
 every arm draws its barrel line, die rolls, placement errors and wild choices from the same
-streams (``("sensitivity", k, ...)``, :func:`kipp.analysis.difficulty.round_streams`), so an
+streams (``("sensitivity", k, ...)``, :func:`kipp.analysis.rounds.round_streams`), so an
 arm differs from the default only by its parameter, and a parameter that changes nothing
 gives an effect of exactly 0. In round ``k`` each arm plays
 
@@ -41,13 +41,14 @@ from pathlib import Path
 
 import numpy as np
 
-from kipp.analysis.difficulty import RefereeSpec, RoundModel, cached_referee, play_round
-from kipp.analysis.orders import barrel_set, order_text, parse_order, sample_orders
+from kipp.analysis.executor import Execution
+from kipp.analysis.orders import order_text, parse_order, sample_orders
+from kipp.analysis.parameters.uncertain import PLACEMENT_ERROR, UNCERTAIN, Side, Uncertain, arm_params, arm_value
 from kipp.analysis.results_store import ResultsStore
+from kipp.analysis.resumable import Stored, run_remaining
+from kipp.analysis.rounds import RefereeSpec, RoundModel, cached_referee, play_round, round_line
 from kipp.analysis.shared_rounds import OrderTree, play_round_shared
 from kipp.analysis.stats import BOUNDED_T, mean_interval, wilson_interval
-from kipp.analysis.sweep import run_with_progress
-from kipp.analysis.uncertain import PLACEMENT_ERROR, UNCERTAIN, Side, Uncertain, arm_params, arm_value
 from kipp.rules.replay import params_fingerprint
 from sim.params import Params, load_params, resolve_tables
 from sim.seeds import stream
@@ -68,7 +69,7 @@ runs compare the same orders."""
 BOOTSTRAP = 400
 """Bootstrap resamples of the rounds for the panel's rank correlation."""
 FAMILY = "sensitivity"
-"""The stream family of the rounds (:func:`kipp.analysis.difficulty.round_streams`)."""
+"""The stream family of the rounds (:func:`kipp.analysis.rounds.round_streams`)."""
 MEASURES = ("completed", "stacked", "half_completed", "nine_completed")
 
 
@@ -80,12 +81,6 @@ def panel_orders(barrels: int) -> tuple[tuple[str, ...], ...]:
     ends = [parse_order("L" * each + "M" * each + "S" * each), parse_order("S" * each + "M" * each + "L" * each)]
     rest = [o for o in sample_orders(PANEL, barrels, PANEL_SEED) if o not in ends][:PANEL - 2]
     return tuple(ends + rest)
-
-
-def round_line(seed: int, k: int, barrels: int) -> tuple[str, ...]:
-    """The barrel line of round ``k`` for ``barrels`` barrels (the same in every arm): a uniform
-    shuffle of the round's barrels, so every distinct line is equally likely."""
-    return tuple(stream(seed, "sensitivity line", k, barrels).permutation(barrel_set(barrels)))
 
 
 @dataclass(frozen=True)
@@ -185,19 +180,15 @@ def run_sensitivity(run: SensitivityRun, arms: list[Arm], games: int, out: str |
     referee = referee if referee is not None else run.referee_name
     blocks = -(-games // BLOCK)
     with ResultsStore.open(out, KIND, run.options(), COLUMNS) as store:
-        done = store.done_keys()
-        todo = [(a, b) for b in range(blocks) for a in range(len(arms)) if a * BLOCK_KEY + b not in done]
-        tasks = ((run.model, referee, run.seed, a, arms[a].params, arms[a].sigma_mm, b) for a, b in todo)
-
-        def record(result) -> int:
+        def record(result) -> Stored:
             a, b, data = result
-            store.add([(a * BLOCK_KEY + b, a, b, json.dumps(data))])
-            return BLOCK
+            return Stored([(a * BLOCK_KEY + b, a, b, json.dumps(data))], units=BLOCK)
 
-        if todo:
-            run_with_progress(sensitivity_block, tasks, record, workers=workers, scheduler=scheduler,
-                              progress=progress, total=blocks * len(arms) * BLOCK,
-                              initial=(blocks * len(arms) - len(todo)) * BLOCK, unit="round", desc="arms x rounds")
+        run_remaining(store, [(a, b) for b in range(blocks) for a in range(len(arms))], sensitivity_block,
+                      lambda item: (run.model, referee, run.seed, item[0], arms[item[0]].params,
+                                    arms[item[0]].sigma_mm, item[1]),
+                      record, Execution(workers, scheduler, progress), key=lambda item: item[0] * BLOCK_KEY + item[1],
+                      size=BLOCK, unit="round", desc="arms x rounds")
         gathered: dict[int, dict[int, dict]] = {}
         for _key, a, b, data in store.rows():
             if b < blocks:
@@ -378,7 +369,7 @@ def from_json(report: dict) -> SensitivityResult:
 def headline(result: SensitivityResult) -> str:
     """Which measurement of a real set would change the answers most (the players' hand aside),
     and which parameters the referee did not feel at all."""
-    from kipp.analysis.uncertain import by_name
+    from kipp.analysis.parameters.uncertain import by_name
 
     of_set = [n for n in result.ranked() if n != PLACEMENT_ERROR]
     if not of_set:
@@ -402,7 +393,7 @@ def headline(result: SensitivityResult) -> str:
 
 def format_result(result: SensitivityResult) -> str:
     """The terminal report: headline, the default arm's answers, the table sorted by effect size."""
-    from kipp.analysis.uncertain import by_name
+    from kipp.analysis.parameters.uncertain import by_name
 
     m = result.model
     variant = f"{m.barrels} barrels{', half turns' if m.half_turn else ''}"
