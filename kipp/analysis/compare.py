@@ -23,7 +23,7 @@ from kipp.analysis.executor import Execution
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.resumable import Chunks, Stored, run_remaining
 from kipp.analysis.rounds import RefereeSpec, cached_referee
-from kipp.analysis.stats import BOUNDED_T, mean_interval, wilson_interval
+from kipp.analysis.stats import BOUNDED_T, UNDEFINED, Interval, mean_interval, share_interval
 from kipp.players.models import DEFAULT_MODEL, make_bot
 from kipp.rules.config import ROUNDS, GameConfig
 from kipp.rules.play import play_game
@@ -95,18 +95,18 @@ def compare_chunk(arms: tuple[str, ...], players: int, referee: RefereeSpec, par
 
 @dataclass
 class ArmSummary:
-    """One arm's figures, each a (mean, low, high) 95% interval."""
+    """One arm's figures, each with its 95% interval."""
 
     arm: str
     games: int
-    completion: tuple[float, float, float]
-    stacked: tuple[float, float, float]
-    crashes: tuple[float, float, float]
-    winner_chips: tuple[float, float, float]
-    turns: tuple[float, float, float]
-    completion_vs_standard: tuple[float, float, float] = field(default=(math.nan,) * 3)
+    completion: Interval
+    stacked: Interval
+    crashes: Interval
+    winner_chips: Interval
+    turns: Interval
+    completion_vs_standard: Interval = field(default=UNDEFINED)
     """Paired difference of the per-game completion rate from the standard arm's."""
-    stacked_vs_standard: tuple[float, float, float] = field(default=(math.nan,) * 3)
+    stacked_vs_standard: Interval = field(default=UNDEFINED)
 
 
 METRICS = {
@@ -207,10 +207,9 @@ def summarise(records: dict[str, dict[int, GameRecord]]) -> list[ArmSummary]:
         games = [by_game[g] for g in sorted(by_game)]
         rounds = sum(len(r.completed) for r in games)
         done = sum(sum(r.completed) for r in games)
-        lo, hi = wilson_interval(done, rounds)
         barrels = arm_barrels(arm)
         summary = ArmSummary(
-            arm, len(games), (done / rounds, lo, hi),
+            arm, len(games), share_interval(done, rounds),
             mean_interval([s for r in games for s in r.stacked], low=0.0, high=barrels),
             mean_interval([r.crashes for r in games], low=0.0, high=ROUNDS),
             mean_interval([r.winner_chips for r in games], low=0.0, high=chips),
@@ -261,22 +260,21 @@ NOT_RESOLVED = "not resolved"
 """What :func:`verdict` says of a difference whose 95% interval holds 0."""
 
 
-def verdict(interval: tuple[float, float, float], more: str, less: str) -> str:
+def verdict(interval: Interval, more: str, less: str) -> str:
     """Plain words for a paired difference: ``more`` or ``less`` when its 95% interval excludes 0,
     else :data:`NOT_RESOLVED`."""
-    _, lo, hi = interval
-    if lo > 0:
+    interval = Interval(*interval)
+    if interval.low > 0:
         return more
-    if hi < 0:
+    if interval.high < 0:
         return less
     return NOT_RESOLVED
 
 
-def _cell(interval: tuple[float, float, float], digits: int) -> str:
-    mean, lo, hi = interval
-    if math.isnan(lo):
-        return f"{mean:.{digits}f}"
-    return f"{mean:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+def _cell(interval: Interval, digits: int) -> str:
+    """The interval as text; its value alone where it has no bounds (one game)."""
+    interval = Interval(*interval)
+    return f"{interval.value:.{digits}f}" if math.isnan(interval.low) else interval.text(digits)
 
 
 def format_compare(summaries: list[ArmSummary], players: int) -> str:

@@ -49,6 +49,10 @@ class Execution:
     progress: bool = False
 
 
+ONE_WORKER = Execution()
+"""In this process, without a progress bar: what a library call runs on unless told otherwise."""
+
+
 class ExecutorError(RuntimeError):
     """The executor cannot be set up (Dask missing, scheduler unreachable)."""
 

@@ -107,7 +107,7 @@ def sensitivity(player: str, barrels: int, half_turn: bool, games: int, seed: in
     of a real set that would change the answers most. Results do not depend on --workers
     or --scheduler.
     """
-    from kipp.analysis.executor import default_workers
+    from kipp.analysis.executor import Execution, default_workers
     from kipp.analysis.parameters.sensitivity import format_result
     from kipp.analysis.parameters.sensitivity import sensitivity as run
     from kipp.analysis.rounds import RoundModel
@@ -121,8 +121,7 @@ def sensitivity(player: str, barrels: int, half_turn: bool, games: int, seed: in
         with sweep_errors(out):
             result = run(RoundModel(barrels, half_turn, player=player), games, seed=seed, params_path=params_path,
                          parameters=parameters, referee=options.referee_spec(referee_name), referee_name=referee_name,
-                         out=out, workers=workers or default_workers(), scheduler=scheduler,
-                         progress=not no_progress)
+                         out=out, execution=Execution(workers or default_workers(), scheduler, not no_progress))
     except ParamsError as error:
         raise UserError(f"--params: an end of a plausible range is refused: {error}") from None
     click.echo(format_result(result))

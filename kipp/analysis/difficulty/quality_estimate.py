@@ -89,7 +89,7 @@ P(complete)). Every part is unbiased (the pooled one up to the model, whose erro
 random effect carries). Sums are kept as integers scaled by the number of orders
 (:class:`Totals`), so the result is exact whatever order tasks finish in.
 
-Tests: ``tests/kipp/analysis/test_multifidelity.py`` (unbiased, and covering at the nominal
+Tests: ``tests/kipp/analysis/difficulty/test_quality_estimate.py`` (unbiased, and covering at the nominal
 rate, on synthetic outcomes with a known truth).
 """
 

@@ -36,7 +36,7 @@ from typing import Callable
 
 import numpy as np
 
-from kipp.analysis.stats import mean_interval
+from kipp.analysis.stats import Interval, mean_interval
 
 
 class FindError(ValueError):
@@ -77,7 +77,7 @@ class RaceResult:
     """Did both lists reach the stated confidence?"""
     rounds_per_order: dict[int, int]
     """Rounds each order played before it left the race (or at the end)."""
-    means: dict[int, tuple[float, float, float]]
+    means: dict[int, Interval]
     """Mean outcome per round with its 95% t interval, for the orders of both lists."""
     rounds_played: int
     """Order-rounds the race played."""

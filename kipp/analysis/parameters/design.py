@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kipp.analysis.executor import Execution
+from kipp.analysis.executor import ONE_WORKER, Execution
 from kipp.analysis.parameters.uncertain import UNCERTAIN, Spread, lookup, nested
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.resumable import Stored, run_remaining
@@ -199,14 +199,13 @@ def _observations(by_value: dict[float, dict[int, list[int]]]) -> tuple[np.ndarr
 
 
 def design(question: Question, *, params_path: str | Path | None = None, referee: RefereeSpec | None = None,
-           out: str | Path | None = None, workers: int = 1, scheduler: str | None = None,
-           progress: bool = False) -> Answer:
+           out: str | Path | None = None, execution: Execution = ONE_WORKER) -> Answer:
     """Answer ``question`` (see the module docstring); :class:`Unreachable` if the target is out
     of the range. ``referee`` defaults to the question's referee by name; tests hand in a factory."""
     if out is None:
         with tempfile.TemporaryDirectory(prefix="kipp-design-") as scratch:
             return design(question, params_path=params_path, referee=referee, out=Path(scratch) / "d.sqlite",
-                          workers=workers, scheduler=scheduler, progress=progress)
+                          execution=execution)
     referee = referee if referee is not None else question.referee_name
     span = question.high - question.low
     with ResultsStore.open(out, KIND, question.options(), COLUMNS) as store:
@@ -218,7 +217,7 @@ def design(question: Question, *, params_path: str | Path | None = None, referee
             run_remaining(store, [(v, f) for v in values for f in range(0, rounds, BLOCK)], design_block,
                           lambda item: (question, referee, _params_at(params_path, question.key, item[0]), item[0],
                                         item[1], min(BLOCK, rounds - item[1])),
-                          record, Execution(workers, scheduler, progress),
+                          record, execution,
                           done={(v, first) for v, blocks in _values_played(store.rows()).items() for first in blocks},
                           size=lambda item: min(BLOCK, rounds - item[1]), unit="round", desc="values x rounds")
 

@@ -58,7 +58,7 @@ def test_confirm_plays_its_rounds_under_the_sweeps_parameters(tmp_path, monkeypa
     from kipp.analysis.difficulty.confirm import confirm
     from kipp.analysis.difficulty.quality_sweep import run_quality_sweep
     from kipp.analysis.orders import sample_orders
-    from tests.kipp.analysis.test_physics_quality import SAMPLED, _run, fast, physics
+    from tests.kipp.analysis.difficulty.test_quality_sweep import SAMPLED, _run, fast, physics
 
     orders = sample_orders(30, 9, seed=1)
     out = tmp_path / "q.sqlite"

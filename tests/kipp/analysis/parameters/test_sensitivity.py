@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 import kipp.analysis.parameters.sensitivity
+from kipp.analysis.executor import Execution
 from kipp.analysis.parameters.sensitivity import BLOCK, format_result, from_json, panel_orders, sensitivity
 from kipp.analysis.parameters.uncertain import UNCERTAIN, Spread, Uncertain, by_name
 from kipp.analysis.rounds import RoundModel
@@ -73,8 +74,8 @@ def test_an_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, monkey
 
 def test_one_and_two_workers_give_the_same_result():
     parameters = (by_name("turn rate"),)
-    one = sensitivity(CASUAL, 6, seed=5, parameters=parameters, referee="fast", workers=1)
-    two = sensitivity(CASUAL, 6, seed=5, parameters=parameters, referee="fast", workers=2)
+    one = sensitivity(CASUAL, 6, seed=5, parameters=parameters, referee="fast", execution=Execution(workers=1))
+    two = sensitivity(CASUAL, 6, seed=5, parameters=parameters, referee="fast", execution=Execution(workers=2))
     assert repr(one) == repr(two)
 
 

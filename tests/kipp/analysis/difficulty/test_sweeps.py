@@ -124,7 +124,7 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path):
         from kipp.analysis.orders import sample_orders
         from kipp.analysis.difficulty.sweeps import TuneRun, run_sweep
         from sim.params import load_params
-        from tests.kipp.analysis.test_tune import threshold
+        from tests.kipp.analysis.difficulty.test_sweeps import threshold
 
         class Slow:
             def __init__(self, params): self.inner = threshold(params)

@@ -11,7 +11,15 @@ from kipp.analysis.difficulty.confirm import FAMILY, confirm, extremes
 from kipp.analysis.difficulty.quality_sweep import Plan, read_quality, run_quality_sweep
 from kipp.analysis.orders import parse_order, sample_orders
 from kipp.analysis.rounds import play_round
-from tests.kipp.analysis.test_physics_quality import MODEL, PARAMS, SAMPLED, _brute_force_truth, _run, fast, physics
+from tests.kipp.analysis.difficulty.test_quality_sweep import (
+    MODEL,
+    PARAMS,
+    SAMPLED,
+    _brute_force_truth,
+    _run,
+    fast,
+    physics,
+)
 
 
 def test_extremes_are_the_smallest_first_and_the_largest_last():

@@ -124,7 +124,7 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path, finished,
         from kipp.analysis.orders import sample_orders
         from kipp.analysis.difficulty.quality_sweep import run_quality_sweep
         from sim.params import load_params
-        from tests.kipp.analysis.test_physics_quality import {plan_name}, _run, fast, physics
+        from tests.kipp.analysis.difficulty.test_quality_sweep import {plan_name}, _run, fast, physics
 
         class Slow:
             def __init__(self, params): self.inner = fast(params)
