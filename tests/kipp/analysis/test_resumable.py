@@ -102,3 +102,13 @@ def test_two_workers_store_what_one_worker_stores(tmp_path):
     _run(one, range(9), chunks=Chunks(size=2))
     _run(two, range(9), chunks=Chunks(size=2), execution=Execution(workers=2))
     assert _rows(one) == _rows(two) == [(n, n * n) for n in range(9)]
+
+
+def test_module_doctests():
+    import doctest
+
+    import kipp.analysis.resumable
+    import kipp.analysis.stats
+
+    for module in (kipp.analysis.resumable, kipp.analysis.stats):
+        assert doctest.testmod(module).failed == 0, module.__name__
