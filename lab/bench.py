@@ -45,8 +45,8 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from kipp.analysis.difficulty import cached_referee
-from kipp.analysis.sweep import chunk_size, chunked, open_executor, run_tasks
+from kipp.analysis.executor import chunk_size, chunked, open_executor, run_tasks
+from kipp.analysis.rounds import cached_referee
 from kipp.players.bots import Bot
 from kipp.rules.config import GameConfig
 from kipp.rules.play import play_game
@@ -131,8 +131,8 @@ def model_rounds_per_s(params: Params, rounds: int, seed: int) -> dict:
     The models take turns round by round (the same orders and luck for all), so a change of
     machine load hits them alike; the total CPU time of each model's rounds is compared.
     """
-    from kipp.analysis.difficulty import RoundModel, play_round
     from kipp.analysis.orders import sample_orders
+    from kipp.analysis.rounds import RoundModel, play_round
     from kipp.players.models import MODELS
 
     referee = make_referee("fast", params)

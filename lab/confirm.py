@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kipp.analysis.confirm import ROUNDS, confirm, format_report
+from kipp.analysis.difficulty.confirm import ROUNDS, confirm, format_report
 from kipp.analysis.export import write_json
 from sim.params import load_params
 

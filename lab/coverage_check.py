@@ -31,12 +31,12 @@ from pathlib import Path
 
 import numpy as np
 
-from kipp.analysis.confirm import sweep_settings
-from kipp.analysis.difficulty import RoundModel
+from kipp.analysis.difficulty.confirm import sweep_settings
+from kipp.analysis.difficulty.own_rounds import references
+from kipp.analysis.difficulty.quality_sweep import read_quality
 from kipp.analysis.export import write_json
 from kipp.analysis.orders import resolve_orders
-from kipp.analysis.own_rounds import references
-from kipp.analysis.physics_quality import read_quality
+from kipp.analysis.rounds import RoundModel
 from kipp.analysis.stats import Z95, wilson_interval
 from sim.params import load_params
 from sim.seeds import stream

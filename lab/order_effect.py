@@ -31,12 +31,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from kipp.analysis.difficulty import RoundModel, cached_referee, play_round
+from kipp.analysis.difficulty.quality_estimate import order_effect
+from kipp.analysis.executor import open_executor, run_tasks
 from kipp.analysis.export import write_json
-from kipp.analysis.multifidelity import order_effect
 from kipp.analysis.orders import all_orders
+from kipp.analysis.rounds import RoundModel, cached_referee, play_round
 from kipp.analysis.stats import Z95
-from kipp.analysis.sweep import open_executor, run_tasks
 from lab.pilot import correlation
 from sim.params import Params, load_params
 from sim.referees.hybrid import HybridReferee

@@ -24,9 +24,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from kipp.analysis.difficulty import cached_referee, next_action, round_streams
+from kipp.analysis.executor import run_with_progress
 from kipp.analysis.export import write_json
-from kipp.analysis.sweep import run_with_progress
+from kipp.analysis.rounds import cached_referee, next_action, round_streams
 from kipp.players.bots import pass_threshold
 from kipp.players.models import make_bot
 from kipp.rules.actions import Shuffle

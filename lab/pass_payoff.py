@@ -16,8 +16,8 @@ import sys
 from dataclasses import replace
 
 from kipp.analysis.compare import game_seed
+from kipp.analysis.executor import open_executor, run_tasks
 from kipp.analysis.stats import mean_interval
-from kipp.analysis.sweep import open_executor, run_tasks
 from kipp.players.models import make_bot
 from kipp.rules.config import GameConfig
 from kipp.rules.play import play_game
@@ -26,7 +26,7 @@ from sim.params import Params, load_params
 
 def _game(model: str, referee_name: str, params: Params, seed: int, g: int) -> tuple[int, float, float]:
     """Game ``g`` in both seatings: (g, passer's chips - never-passer's, passer won - never-passer won)."""
-    from kipp.analysis.difficulty import cached_referee
+    from kipp.analysis.rounds import cached_referee
 
     referee = cached_referee(referee_name, params)
     passer = make_bot(model, "passer", params)

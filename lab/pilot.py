@@ -17,11 +17,11 @@ import sys
 
 import numpy as np
 
-from kipp.analysis.difficulty import RoundModel, cached_referee, play_round
+from kipp.analysis.executor import open_executor, run_tasks
 from kipp.analysis.export import write_json
 from kipp.analysis.orders import all_orders
+from kipp.analysis.rounds import RoundModel, cached_referee, play_round
 from kipp.analysis.stats import Z95
-from kipp.analysis.sweep import open_executor, run_tasks
 from sim.params import load_params
 from sim.seeds import stream
 

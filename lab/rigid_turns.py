@@ -31,9 +31,9 @@ import time
 
 import numpy as np
 
-from kipp.analysis.difficulty import RoundModel, play_round
 from kipp.analysis.export import write_json
 from kipp.analysis.orders import sample_orders
+from kipp.analysis.rounds import RoundModel, play_round
 from kipp.analysis.stats import Z95
 from kipp.players.models import MODELS
 from lab.bench_situations import load_situations

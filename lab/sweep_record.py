@@ -18,7 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-from kipp.analysis.physics_quality import KIND
+from kipp.analysis.difficulty.quality_sweep import KIND
 from kipp.analysis.results_store import ResultsStore
 
 

@@ -163,8 +163,8 @@ def versus(opponent: str, *, games: int, seed: int, referee: str) -> dict:
 def practice(models: list[str], *, rounds: int, seed: int, referee: str) -> dict:
     """Per model: (completed, rounds) and (mean, low, high) barrels stacked over round k of order k,
     k < ``rounds`` (common random numbers across models)."""
-    from kipp.analysis.difficulty import RoundModel, play_round
     from kipp.analysis.orders import sample_orders
+    from kipp.analysis.rounds import RoundModel, play_round
     from sim.params import load_params
     from sim.referees import make_referee
 

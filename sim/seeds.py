@@ -17,7 +17,7 @@ The paths in use (``i``, ``k``, ``g`` indices):
   ``("anchor", j, "order sample")``) and the coverage check's reference rounds from
   ``("holdout", k, ...)``; the panel of top-up round ``j`` of stage ``s`` from
   ``("topup panel", s, j)``; the confirmation of a sweep's extremes
-  (:mod:`kipp.analysis.confirm`) from ``("confirm", k, ...)``;
+  (:mod:`kipp.analysis.difficulty.confirm`) from ``("confirm", k, ...)``;
 - ``kipp sensitivity`` and ``kipp design``: round ``k`` of every arm draws from
   ``("sensitivity", k, ...)`` (as ``kipp tune``'s), its line from ``("sensitivity line", k, barrels)``;
   the fixed panel of orders from ``("sensitivity panel", barrels)`` under a fixed root; bootstrap

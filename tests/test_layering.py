@@ -7,7 +7,9 @@ rooms and what each may import:
 - ``sim``: physics and geometry; nothing of ``kipp``, ``viewer`` or ``calibration``, no pygame.
 - ``kipp.rules``: no physics engine and no pygame, not even through what it imports.
 - ``kipp.players``: rules and sim's geometry and static check; never a referee.
-- ``kipp.analysis``: rules, players and sim's referees; never the command line, never ``lab``.
+- ``kipp.analysis``: rules, players and sim's referees; never the command line, never ``lab``. Inside
+  it, a shared floor (:data:`ANALYSIS_FLOOR`) that imports none of the analyses' rooms
+  (:data:`ANALYSIS_ROOMS`), and rooms that import the floor but not each other.
 - ``kipp.cli``: everything; ``viewer``, ``calibration`` and ``lab`` only inside the commands.
 - ``viewer`` sits on top of ``kipp`` and ``sim`` but not of ``kipp.cli``; its game side (the controller and
   what it reads, the frame's view) loads no pygame, only its drawing and its window do.
@@ -31,6 +33,12 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("sim", "kipp", "viewer", "calibration", "lab")
 ENGINES = ("pymunk", "pygame")
 REFEREE_MODULES = ("sim.referees", "sim.world", "sim.energy")
+ANALYSIS_FLOOR = tuple(f"kipp.analysis.{name}" for name in (
+    "rounds", "shared_rounds", "orders", "executor", "results_store", "resumable", "stats", "export", "plots"))
+"""What every analysis stands on: rounds, orders, the executor, the results file, intervals, export, plots."""
+ANALYSIS_ROOMS = tuple(f"kipp.analysis.{name}" for name in ("difficulty", "parameters", "compare", "skill_ceiling"))
+"""One room per concern: ``kipp tune``; ``kipp sensitivity`` and ``kipp design``; ``kipp compare``; the skill
+ceiling."""
 
 
 def _module_name(path: Path) -> str:
@@ -102,8 +110,8 @@ def rooms(*prefixes: str) -> list[str]:
 
 def test_the_walk_sees_every_room():
     names = modules()
-    for room in ("sim.world", "kipp.rules.state", "kipp.players.bots", "kipp.analysis.tune", "kipp.cli.game",
-                 "viewer.app", "calibration.calibrate", "lab.bench", "lab.pilot"):
+    for room in ("sim.world", "kipp.rules.state", "kipp.players.bots", "kipp.analysis.difficulty.sweeps",
+                 "kipp.cli.game", "viewer.app", "calibration.calibrate", "lab.bench", "lab.pilot"):
         assert room in names
 
 
@@ -160,6 +168,46 @@ def test_analyses_stay_below_the_command_line(module):
     bad = [n for n, _ in imports(module) if any(_inside(n, r) for r in ("kipp.cli", "viewer", "calibration",
                                                                         "lab", "pygame"))]
     assert not bad, f"{module} imports {bad}"
+
+
+def _analysis_room(module: str) -> str | None:
+    return next((room for room in ANALYSIS_ROOMS if _inside(module, room)), None)
+
+
+def test_every_analysis_module_stands_on_the_floor_or_in_one_room():
+    homeless = [m for m in rooms("kipp.analysis")
+                if m != "kipp.analysis" and m not in ANALYSIS_FLOOR and _analysis_room(m) is None]
+    assert not homeless, f"neither floor nor room: {homeless} (add them to ANALYSIS_FLOOR or ANALYSIS_ROOMS)"
+    assert all(f in modules() for f in ANALYSIS_FLOOR) and all(r in modules() for r in ANALYSIS_ROOMS)
+
+
+@pytest.mark.parametrize("module", ["kipp.analysis", *ANALYSIS_FLOOR])
+def test_the_analysis_floor_imports_none_of_its_rooms(module):
+    up = [n for n, _ in imports(module) if _analysis_room(n) is not None]
+    assert not up, f"{module} (the floor) imports {up}"
+
+
+@pytest.mark.parametrize("module", rooms(*ANALYSIS_ROOMS))
+def test_an_analysis_room_imports_no_other_room(module):
+    own = _analysis_room(module)
+    across = [n for n, _ in imports(module) if (room := _analysis_room(n)) is not None and room != own]
+    assert not across, f"{module} ({own}) imports {across}"
+
+
+def test_the_analysis_rooms_import_in_no_circle():
+    """Within kipp.analysis, no import circle (a package's ``__init__`` holds no imports)."""
+    inside = rooms("kipp.analysis")
+    graph = {m: {t for n, _ in imports(m) if (t := _project(n)) in inside and t != m} for m in inside}
+    depth: dict[str, int] = {}
+
+    def floors(m: str, path: tuple[str, ...]) -> int:
+        assert m not in path, "import circle: " + " -> ".join(path[path.index(m):] + (m,))
+        if m not in depth:
+            depth[m] = 1 + max((floors(t, path + (m,)) for t in graph[m]), default=0)
+        return depth[m]
+
+    for m in inside:
+        floors(m, ())
 
 
 @pytest.mark.parametrize("module", rooms("kipp.cli"))

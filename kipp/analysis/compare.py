@@ -15,11 +15,15 @@ import math
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Sequence
 
-from kipp.analysis.difficulty import RefereeSpec, cached_referee
+import numpy as np
+
+from kipp.analysis.executor import Execution
 from kipp.analysis.results_store import ResultsStore
-from kipp.analysis.stats import BOUNDED_T, mean_interval, wilson_interval
-from kipp.analysis.sweep import chunk_size, chunked, run_with_progress
+from kipp.analysis.resumable import Chunks, Stored, run_remaining
+from kipp.analysis.rounds import RefereeSpec, cached_referee
+from kipp.analysis.stats import BOUNDED_T, UNDEFINED, Interval, mean_interval, share_interval
 from kipp.players.models import DEFAULT_MODEL, make_bot
 from kipp.rules.config import ROUNDS, GameConfig
 from kipp.rules.play import play_game
@@ -91,18 +95,18 @@ def compare_chunk(arms: tuple[str, ...], players: int, referee: RefereeSpec, par
 
 @dataclass
 class ArmSummary:
-    """One arm's figures, each a (mean, low, high) 95% interval."""
+    """One arm's figures, each with its 95% interval."""
 
     arm: str
     games: int
-    completion: tuple[float, float, float]
-    stacked: tuple[float, float, float]
-    crashes: tuple[float, float, float]
-    winner_chips: tuple[float, float, float]
-    turns: tuple[float, float, float]
-    completion_vs_standard: tuple[float, float, float] = field(default=(math.nan,) * 3)
+    completion: Interval
+    stacked: Interval
+    crashes: Interval
+    winner_chips: Interval
+    turns: Interval
+    completion_vs_standard: Interval = field(default=UNDEFINED)
     """Paired difference of the per-game completion rate from the standard arm's."""
-    stacked_vs_standard: tuple[float, float, float] = field(default=(math.nan,) * 3)
+    stacked_vs_standard: Interval = field(default=UNDEFINED)
 
 
 METRICS = {
@@ -169,19 +173,11 @@ def run_compare(games: int, *, players: int = 2, seed: int = 0, params: Params, 
                               params_id=params_fingerprint(params), arms=arms, player=player)
     with ResultsStore.open(out, KIND, options, COLUMNS) as store:
         # A task writes every arm of its games in one transaction: a game is in the file whole or not at all.
-        done = {key // len(arms) for key in store.done_keys()}
-        todo = [g for g in range(games) if g not in done]
-        if todo:
-            size = chunk_size(len(todo), workers, largest=16)
-            tasks = ((arms, players, referee, params, seed, player, chunk) for chunk in chunked(todo, size, workers))
-
-            def record(results: list[GameRecord]) -> int:
-                store.add(_row(r, arms) for r in results)
-                return len(results)
-
-            run_with_progress(compare_chunk, tasks, record, workers=workers, scheduler=scheduler,
-                              progress=progress, total=games * len(arms), initial=(games - len(todo)) * len(arms),
-                              unit="game", desc="games x arms")
+        run_remaining(store, range(games), compare_chunk,
+                      lambda chunk: (arms, players, referee, params, seed, player, chunk),
+                      lambda results: Stored([_row(r, arms) for r in results], units=len(results)),
+                      Execution(workers, scheduler, progress), done={key // len(arms) for key in store.done_keys()},
+                      size=len(arms), chunks=Chunks(largest=16), unit="game", desc="games x arms")
         records: dict[str, dict[int, GameRecord]] = {arm: {} for arm in arms}
         for row in store.rows():
             r = _record(row)
@@ -211,10 +207,9 @@ def summarise(records: dict[str, dict[int, GameRecord]]) -> list[ArmSummary]:
         games = [by_game[g] for g in sorted(by_game)]
         rounds = sum(len(r.completed) for r in games)
         done = sum(sum(r.completed) for r in games)
-        lo, hi = wilson_interval(done, rounds)
         barrels = arm_barrels(arm)
         summary = ArmSummary(
-            arm, len(games), (done / rounds, lo, hi),
+            arm, len(games), share_interval(done, rounds),
             mean_interval([s for r in games for s in r.stacked], low=0.0, high=barrels),
             mean_interval([r.crashes for r in games], low=0.0, high=ROUNDS),
             mean_interval([r.winner_chips for r in games], low=0.0, high=chips),
@@ -232,26 +227,54 @@ def summarise(records: dict[str, dict[int, GameRecord]]) -> list[ArmSummary]:
     return out
 
 
+def compare_panel(summaries: Sequence, metric: str, ax=None, about: str = ""):
+    """One metric of ``kipp compare`` per arm with its 95% interval, titled with the metric and
+    ``about``; returns the errorbar container."""
+    from kipp.analysis.plots import axes_or_new
+
+    ax = axes_or_new(ax)
+    values = [getattr(s, metric) for s in summaries]
+    y = np.array([v[0] for v in values])
+    err = np.vstack([np.nan_to_num(y - np.array([v[1] for v in values])),
+                     np.nan_to_num(np.array([v[2] for v in values]) - y)])
+    x = np.arange(len(values))
+    drawn = ax.errorbar(x, y, yerr=err, fmt="o", capsize=4, color="tab:blue")
+    ax.set_xticks(x, [s.arm for s in summaries], rotation=25, ha="right")
+    ax.set_title(METRICS[metric] + (f"\n{about}" if about else ""), fontsize="medium")
+    ax.grid(axis="y", alpha=0.3)
+    return drawn
+
+
+def compare_figure(summaries: Sequence, about: str):
+    """The ``kipp compare --plot`` figure: one panel per metric, each titled with ``about``
+    (player model, referee, games per arm)."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(METRICS), figsize=(4 * len(METRICS), 4), layout="constrained")
+    for metric, ax in zip(METRICS, axes):
+        compare_panel(summaries, metric, ax, about)
+    return fig
+
+
 NOT_RESOLVED = "not resolved"
 """What :func:`verdict` says of a difference whose 95% interval holds 0."""
 
 
-def verdict(interval: tuple[float, float, float], more: str, less: str) -> str:
+def verdict(interval: Interval, more: str, less: str) -> str:
     """Plain words for a paired difference: ``more`` or ``less`` when its 95% interval excludes 0,
     else :data:`NOT_RESOLVED`."""
-    _, lo, hi = interval
-    if lo > 0:
+    interval = Interval(*interval)
+    if interval.low > 0:
         return more
-    if hi < 0:
+    if interval.high < 0:
         return less
     return NOT_RESOLVED
 
 
-def _cell(interval: tuple[float, float, float], digits: int) -> str:
-    mean, lo, hi = interval
-    if math.isnan(lo):
-        return f"{mean:.{digits}f}"
-    return f"{mean:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+def _cell(interval: Interval, digits: int) -> str:
+    """The interval as text; its value alone where it has no bounds (one game)."""
+    interval = Interval(*interval)
+    return f"{interval.value:.{digits}f}" if math.isnan(interval.low) else interval.text(digits)
 
 
 def format_compare(summaries: list[ArmSummary], players: int) -> str:

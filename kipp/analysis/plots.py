@@ -1,4 +1,5 @@
-"""Plots of the analyses (matplotlib). Each function draws on ``ax`` (a new figure's axes if
+"""Plots of ``kipp tune`` and ``kipp sensitivity`` (matplotlib; ``kipp compare``'s figure is
+:func:`kipp.analysis.compare.compare_figure`). Each function draws on ``ax`` (a new figure's axes if
 None) and returns what it drew, so tests can look at the artists; :func:`save` writes a
 figure. The caller picks the backend (``MPLBACKEND=Agg`` headless).
 
@@ -13,7 +14,8 @@ from typing import Sequence
 import numpy as np
 
 
-def _axes(ax):
+def axes_or_new(ax):
+    """``ax``, or the axes of a new figure when it is None."""
     if ax is None:
         import matplotlib.pyplot as plt
 
@@ -24,7 +26,7 @@ def _axes(ax):
 def difficulty_histogram(summaries: Sequence, ax=None, what: str = "mean_stacked", about: str = ""):
     """Histogram over orders of ``mean_stacked`` (default) or ``p_complete``, titled with the
     metric and ``about``; returns the bar patches."""
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     values = np.array([getattr(s, what) for s in summaries], dtype=float)
     label = {"mean_stacked": "mean barrels stacked per round", "p_complete": "P(round completed)"}[what]
     bins = min(30, max(5, int(math.sqrt(len(values))) + 1))
@@ -42,7 +44,7 @@ def difficulty_vs_feature(summaries: Sequence, ax=None, feature: str = "large_po
                           what: str = "mean_stacked", about: str = ""):
     """Each order's ``what`` (with its 95% interval) against ``feature``, titled with ``about``;
     returns the errorbar container."""
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     x = np.array([getattr(s, feature) for s in summaries], dtype=float)
     if what == "mean_stacked":
         y = np.array([s.mean_stacked for s in summaries])
@@ -79,37 +81,6 @@ def tune_figure(summaries: Sequence, about: str):
     return fig
 
 
-def compare_panel(summaries: Sequence, metric: str, ax=None, about: str = ""):
-    """One metric of ``kipp compare`` per arm with its 95% interval, titled with the metric and
-    ``about``; returns the errorbar container."""
-    from kipp.analysis.compare import METRICS
-
-    ax = _axes(ax)
-    values = [getattr(s, metric) for s in summaries]
-    y = np.array([v[0] for v in values])
-    err = np.vstack([np.nan_to_num(y - np.array([v[1] for v in values])),
-                     np.nan_to_num(np.array([v[2] for v in values]) - y)])
-    x = np.arange(len(values))
-    drawn = ax.errorbar(x, y, yerr=err, fmt="o", capsize=4, color="tab:blue")
-    ax.set_xticks(x, [s.arm for s in summaries], rotation=25, ha="right")
-    ax.set_title(METRICS[metric] + (f"\n{about}" if about else ""), fontsize="medium")
-    ax.grid(axis="y", alpha=0.3)
-    return drawn
-
-
-def compare_figure(summaries: Sequence, about: str):
-    """The ``kipp compare --plot`` figure: one panel per metric, each titled with ``about``
-    (player model, referee, games per arm)."""
-    import matplotlib.pyplot as plt
-
-    from kipp.analysis.compare import METRICS
-
-    fig, axes = plt.subplots(1, len(METRICS), figsize=(4 * len(METRICS), 4), layout="constrained")
-    for metric, ax in zip(METRICS, axes):
-        compare_panel(summaries, metric, ax, about)
-    return fig
-
-
 def save(fig, path: str) -> None:
     """Write ``fig`` to ``path`` (PNG) and close it; ``OSError`` if the file cannot be written."""
     import matplotlib.pyplot as plt
@@ -125,7 +96,7 @@ def tornado(result, ax=None, metric: str = "completed"):
     to its low end's and to its high end's effect on ``metric`` (``completed``: P(complete);
     ``stacked``: barrels stacked), each with its 95% interval; titled with the player model,
     the referee and the rounds per arm. Returns the bar containers (low, high)."""
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     names = result.ranked()[::-1]  # barh draws bottom up: the largest effect ends on top
     y = np.arange(len(names))
     drawn = []

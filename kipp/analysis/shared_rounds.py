@@ -1,6 +1,6 @@
 """Round ``k`` of many barrel orders at once, played once for every prefix they share.
 
-Under common random numbers (:mod:`kipp.analysis.difficulty`) round ``k`` of two orders draws
+Under common random numbers (:mod:`kipp.analysis.rounds`) round ``k`` of two orders draws
 the same die rolls, placement errors and wild choices in the same sequence, and nothing a
 player or referee does before the ``j``-th barrel is placed depends on the barrels after it
 (a bot looks at the next barrel only, a referee at the tower on the deck). So two orders
@@ -8,7 +8,7 @@ that begin with the same ``j`` barrels play identically until the ``j``-th barre
 :func:`play_round_shared` walks the tree of the orders' prefixes: it plays a prefix once and
 forks the game (its state and its three random streams) only where the orders part, and a
 crash ends the round for every order below that prefix at once. The results are those of
-:func:`kipp.analysis.difficulty.play_round` for each order, exactly (a test plays both);
+:func:`kipp.analysis.rounds.play_round` for each order, exactly (a test plays both);
 the work is one decision per node of the prefix tree that the round reaches, instead of one
 per barrel of every order: for all 34,650 orders about 4x less with the ``casual`` bot.
 
@@ -25,7 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from kipp.analysis.difficulty import next_action, round_streams
+from kipp.analysis.rounds import next_action, round_streams
 from kipp.players.bots import Bot
 from kipp.rules.actions import Shuffle
 from kipp.rules.config import GameConfig
@@ -79,7 +79,7 @@ class SharedRound:
 
 def play_round_shared(tree: OrderTree, referee: Referee, bot: Bot, config: GameConfig, ship: ShipParams,
                       seed: int, k: int, family: str = "round") -> SharedRound:
-    """Play round ``k`` of ``family`` (the streams of :func:`~kipp.analysis.difficulty.round_streams`)
+    """Play round ``k`` of ``family`` (the streams of :func:`~kipp.analysis.rounds.round_streams`)
     of every order in ``tree``; each order's result equals ``play_round(order, ..., seed, k, family)``'s."""
     n = len(tree)
     completed = np.zeros(n, dtype=bool)

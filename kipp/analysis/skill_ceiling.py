@@ -4,7 +4,7 @@ a tower, and how many rounds even it loses to luck.
 For each variant (standard, half turns, nine barrels, both) and each execution error
 (``sigma_mm``: 0.5 and 1 mm by default), rounds ``k = 0 .. rounds - 1`` are played by a single
 lookahead bot that asks the same referee that decides (streams ``("round", k, ...)`` as in
-``kipp tune``, the line of round ``k`` from :func:`kipp.analysis.sensitivity.round_line`), and
+``kipp tune``, the line of round ``k`` from :func:`kipp.analysis.parameters.sensitivity.round_line`), and
 beside it, on the same rounds, the ``skilled`` player model for comparison. Per set-up:
 
 - *ceiling*: the share of rounds the lookahead bot completes (Wilson 95%);
@@ -25,10 +25,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kipp.analysis.difficulty import RefereeSpec, RoundModel, cached_referee, next_action, play_round, round_streams
-from kipp.analysis.sensitivity import round_line
-from kipp.analysis.stats import wilson_interval
-from kipp.analysis.sweep import run_with_progress
+from kipp.analysis.executor import run_with_progress
+from kipp.analysis.rounds import (
+    RefereeSpec,
+    RoundModel,
+    cached_referee,
+    next_action,
+    play_round,
+    round_line,
+    round_streams,
+)
+from kipp.analysis.stats import Interval, share_interval
 from kipp.players.lookahead import LookaheadBot
 from kipp.rules.actions import Roll, Shuffle
 from kipp.rules.state import GameState
@@ -85,13 +92,9 @@ class Ceiling:
     variant: str
     sigma_mm: float
     rounds: int
-    ceiling: tuple[float, float, float]
-    luck: tuple[float, float, float]
-    skilled: tuple[float, float, float]
-
-
-def _share(count: int, n: int) -> tuple[float, float, float]:
-    return (count / n, *wilson_interval(count, n))
+    ceiling: Interval
+    luck: Interval
+    skilled: Interval
 
 
 def skill_ceiling(rounds: int, params: Params, *, referee: RefereeSpec = "fast", seed: int = 0,
@@ -113,7 +116,7 @@ def skill_ceiling(rounds: int, params: Params, *, referee: RefereeSpec = "fast",
     for v in variants:
         for s in sigmas_mm:
             rows = np.vstack([played[(v, s)][f] for f in sorted(played[(v, s)])])
-            out.append(Ceiling(v, s, rounds, *(_share(int(rows[:, i].sum()), rounds) for i in range(3))))
+            out.append(Ceiling(v, s, rounds, *(share_interval(int(rows[:, i].sum()), rounds) for i in range(3))))
     return out
 
 
@@ -124,7 +127,7 @@ def format_ceiling(rows: list[Ceiling], referee_name: str) -> str:
              "per row, the same rounds for the skilled model [95% Wilson]",
              f"{'variant':<14} {'hand':>6}  {'lookahead completes':<24} {'lost to luck':<24} {'skilled completes':<24}"]
     for r in rows:
-        cells = [f"{m:.3f} [{lo:.3f}, {hi:.3f}]" for m, lo, hi in (r.ceiling, r.luck, r.skilled)]
+        cells = [share.text(3) for share in (r.ceiling, r.luck, r.skilled)]
         lines.append(f"{r.variant:<14} {r.sigma_mm:4.1f}mm  {cells[0]:<24} {cells[1]:<24} {cells[2]:<24}")
     lines.append("lost to luck: at some turn no aim the player tried (nor any sailor it could choose) survived.")
     return "\n".join(lines)

@@ -1,4 +1,5 @@
-"""Confidence intervals for the analyses: Wilson for proportions, bounded t for means.
+"""Confidence intervals for the analyses: Wilson for proportions, bounded t for means, each an
+:class:`Interval` (the value with its 95% bounds).
 
 No interval leaves the range its quantity can take: a share stays in [0, 1] (Wilson), and the
 mean of values that lie in a known range (barrels stacked in [0, N], crashes per game in [0, 3],
@@ -12,6 +13,8 @@ values lie in the range, so the mean lies in [m - u (m - low), m + u (high - m)]
 of the range this is Wilson's interval of the mean scaled to [0, 1]; a paired difference of
 shares, in [-1, 1], that was 0 in each of 50 rounds reads 0 [-0.071, +0.071].)
 
+>>> share_interval(3, 10).text(2)
+'0.30 [0.11, 0.60]'
 >>> lo, hi = wilson_interval(0, 10)
 >>> (lo, round(hi, 4))
 (0.0, 0.2775)
@@ -27,10 +30,37 @@ from __future__ import annotations
 
 import math
 from statistics import NormalDist
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 Z95 = NormalDist().inv_cdf(0.975)
 """The standard normal quantile of a two-sided 95% interval (1.95996...)."""
+
+
+class Interval(NamedTuple):
+    """A value with its 95% interval, ``low <= value <= high`` (``nan`` bounds where it is undefined).
+    A tuple ``(value, low, high)``: a JSON file holds it as ``[value, low, high]``."""
+
+    value: float
+    low: float
+    high: float
+
+    def text(self, digits: int, signed: bool = False) -> str:
+        """``value [low, high]`` with ``digits`` decimals (``+`` signs with ``signed``)."""
+        sign = "+" if signed else ""
+        return f"{self.value:{sign}.{digits}f} [{self.low:{sign}.{digits}f}, {self.high:{sign}.{digits}f}]"
+
+    def excludes_zero(self) -> bool:
+        """Does the interval leave 0 out (a difference told apart from none)?"""
+        return self.low > 0 or self.high < 0
+
+
+UNDEFINED = Interval(math.nan, math.nan, math.nan)
+"""No value and no interval (nothing to compare with, say)."""
+
+
+def share_interval(successes: int, trials: int) -> Interval:
+    """The share ``successes / trials`` with its 95% Wilson interval (:func:`wilson_interval`)."""
+    return Interval(successes / trials, *wilson_interval(successes, trials))
 
 
 def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -68,8 +98,8 @@ BOUNDED_T = "Student t within the possible range (a Wilson bound where the sampl
 
 
 def mean_interval_from_sums(total: float, total_sq: float, n: int, *, low: float = -math.inf,
-                            high: float = math.inf) -> tuple[float, float, float]:
-    """(mean, lower bound, upper bound): the mean of n values that each lie in [``low``, ``high``]
+                            high: float = math.inf) -> Interval:
+    """The mean of n values that each lie in [``low``, ``high``]
     and its 95% interval (:data:`BOUNDED_T`, see the module docstring), from their sum and sum of
     squares.
 
@@ -77,23 +107,24 @@ def mean_interval_from_sums(total: float, total_sq: float, n: int, *, low: float
     without spread the plain t interval, a point.
     """
     if n == 0:
-        return math.nan, math.nan, math.nan
+        return UNDEFINED
     mean = total / n
     variance = max(0.0, (total_sq - n * mean * mean) / (n - 1)) if n > 1 else 0.0
     bounded = math.isfinite(low) and math.isfinite(high)
     # sums of squares of equal values can leave a rounding residue; a spread that small is none
     if bounded and variance <= 1e-12 * max(1.0, mean * mean):
         other = _wilson_share(0.0, n)[1]  # the most the share of values unlike these can be
-        return mean, float(max(low, mean - other * (mean - low))), float(min(high, mean + other * (high - mean)))
+        return Interval(mean, float(max(low, mean - other * (mean - low))),
+                        float(min(high, mean + other * (high - mean))))
     if n == 1:
-        return mean, math.nan, math.nan
+        return Interval(mean, math.nan, math.nan)
     half = _t_quantile(n - 1) * math.sqrt(variance / n)
-    return mean, float(max(low, mean - half)), float(min(high, mean + half))
+    return Interval(mean, float(max(low, mean - half)), float(min(high, mean + half)))
 
 
 def mean_interval(values: Sequence[float], *, low: float = -math.inf,
-                  high: float = math.inf) -> tuple[float, float, float]:
-    """(mean, lower bound, upper bound) with a 95% interval for values in [``low``, ``high``]
+                  high: float = math.inf) -> Interval:
+    """The mean with its 95% interval (an :class:`Interval`) for values in [``low``, ``high``]
     (:func:`mean_interval_from_sums`)."""
     values = [float(v) for v in values]
     return mean_interval_from_sums(sum(values), sum(v * v for v in values), len(values), low=low, high=high)

@@ -48,7 +48,7 @@ def compare(games: int, players: int, seed: int, params: Params | None, referee_
     game. Results do not depend on --workers or --scheduler.
     """
     from kipp.analysis.compare import format_compare, run_compare
-    from kipp.analysis.sweep import default_workers
+    from kipp.analysis.executor import default_workers
 
     if games is None:
         raise UserError("--games: how many games per arm? e.g. --games 200")
@@ -67,6 +67,6 @@ def compare(games: int, players: int, seed: int, params: Params | None, referee_
     if out is not None:
         click.echo(f"Every game of every arm: {out}")
     if plot is not None:
-        from kipp.analysis.plots import compare_figure
+        from kipp.analysis.compare import compare_figure
 
         save_plot(compare_figure(summaries, f"{player}, {referee_name} referee, {games} games per arm"), plot)

@@ -44,10 +44,10 @@ def design(target: str | None, key: str, value_range, player: str, barrels: int,
     interval is a bootstrap over rounds. If the target is not reached anywhere in the
     range, it says so (exit code 2). Results do not depend on --workers or --scheduler.
     """
-    from kipp.analysis.design import DesignError, Unreachable, ask, format_answer
-    from kipp.analysis.design import design as answer_question
-    from kipp.analysis.difficulty import RoundModel
-    from kipp.analysis.sweep import default_workers
+    from kipp.analysis.executor import Execution, default_workers
+    from kipp.analysis.parameters.design import DesignError, Unreachable, ask, format_answer
+    from kipp.analysis.parameters.design import design as answer_question
+    from kipp.analysis.rounds import RoundModel
 
     if target is None:
         raise UserError("--target: which completion rate? e.g. --target 0.3")
@@ -59,8 +59,8 @@ def design(target: str | None, key: str, value_range, player: str, barrels: int,
                        params_path=params_path, value_range=value_range, referee_name=referee_name)
         with sweep_errors(out):
             answer = answer_question(question, params_path=params_path, referee=options.referee_spec(referee_name),
-                                     out=out, workers=workers or default_workers(), scheduler=scheduler,
-                                     progress=not no_progress)
+                                     out=out,
+                                     execution=Execution(workers or default_workers(), scheduler, not no_progress))
     except (DesignError, Unreachable) as error:
         raise UserError(str(error)) from None
     click.echo(format_answer(answer))

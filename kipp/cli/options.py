@@ -30,7 +30,7 @@ from sim.referees import referee_names
 from sim.tower import Referee
 
 if TYPE_CHECKING:
-    from kipp.analysis.difficulty import RefereeSpec
+    from kipp.analysis.rounds import RefereeSpec
 
 _CONFIG_OPTIONS = {"players": "--players", "barrels": "--barrels", "half_turn": "--half-turn",
                    "sea_dogs": "--sea-dogs"}
@@ -354,8 +354,8 @@ def sweep_errors(out: str | None = None) -> Iterator[None]:
     unreachable --scheduler, say): a refused run leaves nothing behind. One that existed
     before is kept, as is one that holds the finished part of an interrupted run.
     """
+    from kipp.analysis.executor import ExecutorError
     from kipp.analysis.results_store import ResultsFileError
-    from kipp.analysis.sweep import ExecutorError
 
     try:
         with removed_on_error(out, keep=_holds_results):

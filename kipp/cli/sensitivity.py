@@ -40,7 +40,7 @@ params_path_option = click.option("--params", "params_path", metavar="FILE", def
 
 def _parameters(ctx, param, value):
     """``--only NAME,NAME``: uncertain parameters by name (one-line error for an unknown one)."""
-    from kipp.analysis.uncertain import UNCERTAIN, by_name
+    from kipp.analysis.parameters.uncertain import UNCERTAIN, by_name
 
     if value is None:
         return UNCERTAIN
@@ -51,7 +51,7 @@ def _parameters(ctx, param, value):
 
 
 def parameters_help() -> str:
-    from kipp.analysis.uncertain import UNCERTAIN
+    from kipp.analysis.parameters.uncertain import UNCERTAIN
 
     return "; ".join(f"{u.name} ({u.range_text()})" for u in UNCERTAIN)
 
@@ -107,10 +107,10 @@ def sensitivity(player: str, barrels: int, half_turn: bool, games: int, seed: in
     of a real set that would change the answers most. Results do not depend on --workers
     or --scheduler.
     """
-    from kipp.analysis.difficulty import RoundModel
-    from kipp.analysis.sensitivity import format_result
-    from kipp.analysis.sensitivity import sensitivity as run
-    from kipp.analysis.sweep import default_workers
+    from kipp.analysis.executor import Execution, default_workers
+    from kipp.analysis.parameters.sensitivity import format_result
+    from kipp.analysis.parameters.sensitivity import sensitivity as run
+    from kipp.analysis.rounds import RoundModel
     from sim.params import ParamsError
 
     scheduler = check_scheduler(scheduler)
@@ -121,8 +121,7 @@ def sensitivity(player: str, barrels: int, half_turn: bool, games: int, seed: in
         with sweep_errors(out):
             result = run(RoundModel(barrels, half_turn, player=player), games, seed=seed, params_path=params_path,
                          parameters=parameters, referee=options.referee_spec(referee_name), referee_name=referee_name,
-                         out=out, workers=workers or default_workers(), scheduler=scheduler,
-                         progress=not no_progress)
+                         out=out, execution=Execution(workers or default_workers(), scheduler, not no_progress))
     except ParamsError as error:
         raise UserError(f"--params: an end of a plausible range is refused: {error}") from None
     click.echo(format_result(result))
@@ -130,7 +129,7 @@ def sensitivity(player: str, barrels: int, half_turn: bool, games: int, seed: in
         click.echo(f"Every round of every arm: {out}")
     if json_out is not None:
         from kipp.analysis.export import write_json
-        from kipp.analysis.sensitivity import to_json
+        from kipp.analysis.parameters.sensitivity import to_json
 
         write_json(to_json(result), json_out)
         click.echo(f"Effects: {json_out}")

@@ -1,12 +1,16 @@
-"""``kipp tune``: difficulty of barrel orders (the sweeps are :mod:`kipp.analysis.tune`'s; the options it
-shares with ``kipp compare`` are :mod:`kipp.cli.options`')."""
+"""``kipp tune``: difficulty of barrel orders (the sweeps are :mod:`kipp.analysis.difficulty.sweeps`'s; the
+options it shares with ``kipp compare`` are :mod:`kipp.cli.options`'). The command builds what it runs
+(:class:`Sweep`, :class:`~kipp.analysis.executor.Execution`, :class:`Outputs`) and hands them on."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 import click
 
-from kipp.analysis.confirm import ROUNDS as CONFIRM_ROUNDS
-from kipp.analysis.quality_plan import (
+from kipp.analysis.difficulty.confirm import ROUNDS as CONFIRM_ROUNDS
+from kipp.analysis.difficulty.quality_plan import (
     FAST_ANCHORS_PER_PHYSICS,
     SAMPLED_FROM,
     SAMPLED_ORDERS,
@@ -34,11 +38,39 @@ from kipp.cli.options import (
     sweep_options,
     whole_number,
 )
-from kipp.players.bots import WILD_POLICIES
+from kipp.players.bots import WILD_POLICIES, Bot
 from sim.params import Params, load_params
+
+if TYPE_CHECKING:
+    from kipp.analysis.executor import Execution
+    from kipp.analysis.rounds import RoundModel
 
 MAX_SIGMA_MM = 20.0
 """``--sigma-mm`` at most: the parameter file's placement.sigma_mm range (20 mm misses a 26 mm barrel)."""
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """What every form of ``kipp tune`` plays: the orders (and the ``--orders`` text that named them),
+    the player model and variant with its bot, the parameter set and the root seed."""
+
+    orders: list[tuple[str, ...]]
+    orders_spec: str
+    model: RoundModel
+    bot: Bot
+    params: Params
+    seed: int
+
+
+@dataclass(frozen=True)
+class Outputs:
+    """What ``kipp tune`` writes besides its table: ``--out``, ``--plot``, ``--csv`` (None: not asked
+    for), and the table's ``--top`` rows of the hardest and of the easiest orders."""
+
+    out: str | None
+    plot: str | None
+    csv: str | None
+    top: int
 
 
 def _physics_orders(ctx, param, value):
@@ -78,7 +110,7 @@ def check_find(text: str | None, n_orders: int):
     """``--find`` parsed for ``n_orders`` orders (one-line error otherwise)."""
     if text is None:
         return None
-    from kipp.analysis.racing import FindError, parse_find
+    from kipp.analysis.difficulty.racing import FindError, parse_find
 
     try:
         return parse_find(text, n_orders)
@@ -195,8 +227,8 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
     round with that referee instead. --find races for the hardest and easiest orders.
     Results do not depend on --workers or --scheduler.
     """
-    from kipp.analysis.difficulty import RoundModel
-    from kipp.analysis.sweep import default_workers
+    from kipp.analysis.executor import Execution, default_workers
+    from kipp.analysis.rounds import RoundModel
 
     params = params if params is not None else load_params()
     sigma = bounded("--sigma-mm", 0.0, MAX_SIGMA_MM, sigma_mm)
@@ -219,10 +251,11 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
     if confirm_top is not None and 2 * confirm_top > len(orders):
         raise UserError(f"--confirm: {confirm_top:,} hardest and {confirm_top:,} easiest are more than the "
                         f"{len(orders):,} orders swept")
-    workers = workers or default_workers()
+    sweep = Sweep(orders, orders_spec, model, bot, params, seed)
+    execution = Execution(workers or default_workers(), scheduler, not no_progress)
+    outputs = Outputs(out, plot, csv_out, top)
     if question is not None:
-        _race(orders, model, bot, question, referee_name or "physics", params, seed, workers, scheduler, no_progress,
-              max_rounds=rounds or 4096)
+        _race(sweep, question, referee_name or "physics", execution, max_rounds=rounds or 4096)
     elif referee_name is None:
         if rounds == 1:
             raise UserError("--rounds: the physics-quality estimate needs at least 2 rounds per order "
@@ -232,72 +265,73 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
         plan = Plan.for_orders(len(orders), fast_rounds=rounds, paired_rounds=physics_rounds,
                                paired_orders=physics_orders, physics_anchors=anchors, half_widths=half_widths,
                                correction_features=correction_features)
-        _quality(orders, orders_spec, model, bot, plan, params, seed, workers, scheduler, out, plot, csv_out, top,
-                 confirm_top, no_progress)
+        _quality(sweep, plan, confirm_top, execution, outputs)
     else:
-        _one_referee(orders, orders_spec, model, bot, rounds or 200, referee_name, params, seed, workers, scheduler,
-                     out, plot, csv_out, top, no_progress)
+        _one_referee(sweep, rounds or 200, referee_name, execution, outputs)
 
 
-def _one_referee(orders, orders_spec, model, bot, rounds, referee_name, params, seed, workers, scheduler, out, plot,
-                 csv_out, top, no_progress) -> None:
+def _one_referee(sweep: Sweep, rounds: int, referee_name: str, execution: Execution, outputs: Outputs) -> None:
+    from kipp.analysis.difficulty.sweeps import TuneRun, format_table, game_words, referee_sweep
     from kipp.analysis.plots import tune_figure
-    from kipp.analysis.tune import TuneRun, format_table, game_words, referee_sweep
     from kipp.rules.replay import params_fingerprint
 
-    run = TuneRun(model, seed, rounds, referee_name, params_fingerprint(params), orders_spec)
+    model, bot, out = sweep.model, sweep.bot, outputs.out
+    run = TuneRun(model, sweep.seed, rounds, referee_name, params_fingerprint(sweep.params), sweep.orders_spec)
     with results_path(out) as path, sweep_errors(out):
-        summaries = referee_sweep(run, orders, params, path, referee=options.referee_spec(referee_name),
-                                  workers=workers, scheduler=scheduler, progress=not no_progress)
-    click.echo(f"{len(orders)} orders x {rounds} rounds, {game_words(model)}; player: {model.player} "
-               f"(aim {bot.aim}, sigma {bot.sigma_mm:g} mm, wild {bot.wild}); referee {referee_name}; seed {seed}")
-    click.echo(format_table(summaries, top))
+        summaries = referee_sweep(run, sweep.orders, sweep.params, path, referee=options.referee_spec(referee_name),
+                                  workers=execution.workers, scheduler=execution.scheduler,
+                                  progress=execution.progress)
+    click.echo(f"{len(sweep.orders)} orders x {rounds} rounds, {game_words(model)}; player: {model.player} "
+               f"(aim {bot.aim}, sigma {bot.sigma_mm:g} mm, wild {bot.wild}); referee {referee_name}; "
+               f"seed {sweep.seed}")
+    click.echo(format_table(summaries, outputs.top))
     if out is not None:
         click.echo(f"Counts of every order: {out}")
-    if csv_out is not None:
-        save_csv(summaries, csv_out, f"kipp tune, referee {referee_name}, {rounds} rounds per order, player "
-                                     f"{model.player}, {game_words(model)}, seed {seed}")
-    if plot is not None:
-        save_plot(tune_figure(summaries, f"{model.player}, {referee_name} referee, {rounds} rounds per order"), plot)
+    if outputs.csv is not None:
+        save_csv(summaries, outputs.csv, f"kipp tune, referee {referee_name}, {rounds} rounds per order, player "
+                                         f"{model.player}, {game_words(model)}, seed {sweep.seed}")
+    if outputs.plot is not None:
+        save_plot(tune_figure(summaries, f"{model.player}, {referee_name} referee, {rounds} rounds per order"),
+                  outputs.plot)
 
 
-def _quality(orders, orders_spec, model, bot, plan, params, seed, workers, scheduler, out, plot, csv_out, top,
-             confirm_top, no_progress) -> None:
-    from kipp.analysis.confirm import format_report
-    from kipp.analysis.physics_quality import format_quality, summaries
+def _quality(sweep: Sweep, plan: Plan, confirm_top: int | None, execution: Execution, outputs: Outputs) -> None:
+    from kipp.analysis.difficulty.confirm import format_report
+    from kipp.analysis.difficulty.quality_plan import QualityRun
+    from kipp.analysis.difficulty.quality_sweep import format_quality, summaries
+    from kipp.analysis.difficulty.sweeps import describe, game_words, quality_sweep
     from kipp.analysis.plots import tune_figure
-    from kipp.analysis.quality_plan import QualityRun
-    from kipp.analysis.tune import describe, game_words, quality_sweep
     from kipp.rules.replay import params_fingerprint
 
-    run = QualityRun(model, seed, plan, params_fingerprint(params), orders_spec)
+    model, out = sweep.model, outputs.out
+    run = QualityRun(model, sweep.seed, plan, params_fingerprint(sweep.params), sweep.orders_spec)
     with results_path(out) as path, sweep_errors(out):
-        done = quality_sweep(run, orders, params, path, fast=options.referee_spec("fast"),
-                             physics=options.referee_spec("physics"), workers=workers, scheduler=scheduler,
-                             progress=not no_progress, confirm_top=confirm_top)
+        done = quality_sweep(run, sweep.orders, sweep.params, path, fast=options.referee_spec("fast"),
+                             physics=options.referee_spec("physics"), workers=execution.workers,
+                             scheduler=execution.scheduler, progress=execution.progress, confirm_top=confirm_top)
     result = done.result
-    click.echo(f"{describe(model, bot, len(orders))}; seed {seed}")
-    click.echo(format_quality(result, top))
+    click.echo(f"{describe(model, sweep.bot, len(sweep.orders))}; seed {sweep.seed}")
+    click.echo(format_quality(result, outputs.top))
     if done.confirmed is not None:
         click.echo(format_report(done.confirmed))
     if out is not None:
         click.echo(f"Totals of every order: {out}")
-    if csv_out is not None:
-        save_csv(summaries(result), csv_out, f"kipp tune, physics-quality estimate {plan}, player {model.player}, "
-                                             f"{game_words(model)}, seed {seed}, wall {result.wall_s:.0f} s, "
-                                             f"physics share {result.physics_share:.3f}")
-    if plot is not None:
+    if outputs.csv is not None:
+        save_csv(summaries(result), outputs.csv, f"kipp tune, physics-quality estimate {plan}, player {model.player}, "
+                                                 f"{game_words(model)}, seed {sweep.seed}, wall {result.wall_s:.0f} s, "
+                                                 f"physics share {result.physics_share:.3f}")
+    if outputs.plot is not None:
         save_plot(tune_figure(summaries(result), f"{model.player}, physics quality ({plan.fast_rounds} fast rounds "
-                                                 "per order, corrected)"), plot)
+                                                 "per order, corrected)"), outputs.plot)
 
 
-def _race(orders, model, bot, question, referee_name, params, seed, workers, scheduler, no_progress, *,
-          max_rounds: int) -> None:
-    from kipp.analysis.racing import format_race, race_orders
-    from kipp.analysis.tune import describe
+def _race(sweep: Sweep, question, referee_name: str, execution: Execution, *, max_rounds: int) -> None:
+    from kipp.analysis.difficulty.racing import format_race, race_orders
+    from kipp.analysis.difficulty.sweeps import describe
 
     with sweep_errors(None):
-        result = race_orders(orders, model, options.referee_spec(referee_name), params, seed, question, workers=workers,
-                             scheduler=scheduler, max_rounds=max_rounds, progress=not no_progress)
-    click.echo(f"{describe(model, bot, len(orders))}; referee {referee_name}; seed {seed}")
-    click.echo(format_race(result, orders))
+        result = race_orders(sweep.orders, sweep.model, options.referee_spec(referee_name), sweep.params, sweep.seed,
+                             question, workers=execution.workers, scheduler=execution.scheduler,
+                             max_rounds=max_rounds, progress=execution.progress)
+    click.echo(f"{describe(sweep.model, sweep.bot, len(sweep.orders))}; referee {referee_name}; seed {sweep.seed}")
+    click.echo(format_race(result, sweep.orders))

@@ -2,11 +2,11 @@
 
 import pytest
 
-from kipp.analysis.difficulty import RoundModel
+from kipp.analysis.difficulty.quality_plan import Plan, QualityRun
+from kipp.analysis.difficulty.quality_sweep import COLUMNS, KIND
 from kipp.analysis.orders import resolve_orders
-from kipp.analysis.physics_quality import COLUMNS, KIND
-from kipp.analysis.quality_plan import Plan, QualityRun
 from kipp.analysis.results_store import ResultsStore
+from kipp.analysis.rounds import RoundModel
 from lab import coverage_check
 
 

@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kipp.analysis.compare import format_compare, run_compare, verdict
-from kipp.analysis.difficulty import RoundModel
+from kipp.analysis.difficulty.sweeps import TuneRun, format_table, read_summaries, run_sweep
 from kipp.analysis.orders import sample_orders
+from kipp.analysis.rounds import RoundModel
 from kipp.analysis.stats import mean_interval, wilson_interval
-from kipp.analysis.tune import TuneRun, format_table, read_summaries, run_sweep
 from kipp.rules.config import ROUNDS
 from sim.params import load_params
 from tests.kipp.kipp_referees import ThresholdReferee
@@ -125,8 +125,9 @@ def test_plot_titles_name_model_referee_and_sample_and_panels_differ():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from kipp.analysis.plots import compare_figure, tune_figure
-    from kipp.analysis.tune import summarise_row
+    from kipp.analysis.compare import compare_figure
+    from kipp.analysis.difficulty.sweeps import summarise_row
+    from kipp.analysis.plots import tune_figure
 
     about = "casual, fast referee, 10 rounds per order"
     orders = [summarise_row(line, 10, c, hist) for line, c, hist in [

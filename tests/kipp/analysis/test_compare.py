@@ -14,10 +14,19 @@ from click.testing import CliRunner
 import kipp.analysis.compare
 import kipp.cli.game
 import kipp.cli.options
-from kipp.analysis.compare import ARMS, METRICS, compare_chunk, game_seed, play_arm_events, play_arm_game, run_compare
-from kipp.analysis.plots import compare_panel, difficulty_histogram, difficulty_vs_feature
+from kipp.analysis.compare import (
+    ARMS,
+    METRICS,
+    compare_chunk,
+    compare_panel,
+    game_seed,
+    play_arm_events,
+    play_arm_game,
+    run_compare,
+)
+from kipp.analysis.difficulty.sweeps import summarise_row
+from kipp.analysis.plots import difficulty_histogram, difficulty_vs_feature
 from kipp.analysis.results_store import ResultsFileError
-from kipp.analysis.tune import summarise_row
 from kipp.cli import main
 from sim.params import load_params
 from tests.kipp.kipp_referees import ThresholdReferee

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kipp.analysis.difficulty import RoundModel, play_round
 from kipp.analysis.orders import all_orders, sample_orders
+from kipp.analysis.rounds import RoundModel, play_round
 from kipp.analysis.shared_rounds import OrderTree, play_round_shared
 from sim.params import load_params
 from sim.referees import make_referee

@@ -175,7 +175,7 @@ def test_the_unwritable_rows_are_real(folder):
 
 
 def test_an_unreachable_scheduler_leaves_no_results_file(folder, monkeypatch):
-    from kipp.analysis import sweep
+    from kipp.analysis import executor as sweep
 
     monkeypatch.setattr(sweep, "DASK_CONNECT_TIMEOUT_S", 1)
     result = CliRunner().invoke(main, ["tune", "--scheduler", "tcp://127.0.0.1:1", "--out", "new.sqlite",
@@ -186,7 +186,7 @@ def test_an_unreachable_scheduler_leaves_no_results_file(folder, monkeypatch):
 
 
 def test_an_existing_results_file_is_kept_when_the_scheduler_is_unreachable(folder, monkeypatch):
-    from kipp.analysis import sweep
+    from kipp.analysis import executor as sweep
 
     monkeypatch.setattr(sweep, "DASK_CONNECT_TIMEOUT_S", 1)
     args = ["tune", "--out", "r.sqlite", "--orders", "sample:1", "--rounds", "1", *FAST, "--no-progress"]

@@ -9,8 +9,8 @@ import functools
 import pytest
 from click.testing import CliRunner
 
-import kipp.analysis.confirm
-import kipp.analysis.tune
+import kipp.analysis.difficulty.confirm
+import kipp.analysis.difficulty.sweeps
 import kipp.cli.options
 from kipp.cli import main
 from sim.params import load_params
@@ -42,7 +42,8 @@ def test_the_parameter_file_reaches_every_referee_of_kipp_tune(tmp_path, monkeyp
     mine = load_params(path)
     factory = RecordingFactory()
     monkeypatch.setattr(kipp.cli.options, "referee_spec", lambda name: factory)
-    monkeypatch.setattr(kipp.analysis.tune, "confirm", functools.partial(kipp.analysis.confirm.confirm, rounds=4))
+    monkeypatch.setattr(kipp.analysis.difficulty.sweeps, "confirm",
+                        functools.partial(kipp.analysis.difficulty.confirm.confirm, rounds=4))
     result = CliRunner().invoke(main, ["tune", "--orders", "sample:12", "--barrels", "9", "--rounds", "4",
                                        "--workers", "1", "--no-progress", "--params", str(path), *extra])
     assert result.exit_code == 0, result.output
@@ -54,10 +55,10 @@ def test_the_parameter_file_reaches_every_referee_of_kipp_tune(tmp_path, monkeyp
 def test_confirm_plays_its_rounds_under_the_sweeps_parameters(tmp_path, monkeypatch):
     """The confirmation's new rounds are those of the parameter set it is handed: its fast
     values differ between the defaults and a set whose ship tilts the deck twice as fast."""
-    from kipp.analysis.confirm import confirm
+    from kipp.analysis.difficulty.confirm import confirm
+    from kipp.analysis.difficulty.quality_sweep import run_quality_sweep
     from kipp.analysis.orders import sample_orders
-    from kipp.analysis.physics_quality import run_quality_sweep
-    from tests.kipp.analysis.test_physics_quality import SAMPLED, _run, fast, physics
+    from tests.kipp.analysis.difficulty.test_quality_sweep import SAMPLED, _run, fast, physics
 
     orders = sample_orders(30, 9, seed=1)
     out = tmp_path / "q.sqlite"

@@ -10,8 +10,8 @@ import math
 import numpy as np
 import pytest
 
-from kipp.analysis.difficulty import RoundModel, cached_referee, play_round
 from kipp.analysis.orders import sample_orders
+from kipp.analysis.rounds import RoundModel, cached_referee, play_round
 from kipp.analysis.skill_ceiling import format_ceiling, lookahead_round, skill_ceiling
 from kipp.players.balance import AIM_REACH
 from kipp.players.lookahead import LookaheadBot

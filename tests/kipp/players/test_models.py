@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import kipp.players.models as models
-from kipp.analysis.difficulty import RoundModel, play_round
 from kipp.analysis.orders import sample_orders
+from kipp.analysis.rounds import RoundModel, play_round
 from kipp.analysis.stats import mean_interval
 from kipp.players.models import DEFAULT_MODEL, MODELS, UnknownModelError, make_bot, models_help
 from sim.params import load_params

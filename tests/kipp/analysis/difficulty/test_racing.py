@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kipp.analysis.racing import FindError, Question, parse_find, race
+from kipp.analysis.difficulty.racing import FindError, Question, parse_find, race
 
 
 def _planted(n=400, seed=0):

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kipp.analysis import multifidelity
-from kipp.analysis.multifidelity import Totals, estimate, rounds_needed
+from kipp.analysis.difficulty import quality_estimate
+from kipp.analysis.difficulty.quality_estimate import Totals, estimate, rounds_needed
 
 N_ORDERS = 300
 SCALE = 100  # outcomes are integers: values in hundredths
@@ -133,8 +133,8 @@ def test_the_sampled_correction_keeps_the_features_only_where_they_predict(monke
     assert 0.92 <= np.mean([np.abs(e.mean - truth) <= 1.96 * e.se for e in chosen]) <= 0.99
     unsampled = [np.setdiff1d(np.arange(N_ORDERS), t.sample_index) for t in totals]
     plain = np.mean([e.corr_var[o].mean() for e, o in zip(chosen, unsampled) if not e.features_used])
-    choose = multifidelity._features_predict
-    monkeypatch.setattr(multifidelity, "_features_predict", lambda design, e: (True, *choose(design, e)[1:]))
+    choose = quality_estimate._features_predict
+    monkeypatch.setattr(quality_estimate, "_features_predict", lambda design, e: (True, *choose(design, e)[1:]))
     forced = np.mean([estimate(t, x).corr_var[o].mean() for e, t, o in zip(chosen, totals, unsampled)
                       if not e.features_used])
     assert forced > 1.05 * plain, (forced, plain)  # by about 12 (v + tau^2) / m: 10% here
@@ -248,14 +248,14 @@ def test_top_up_rounds_against_their_own_mean_would_be_caught():
 def test_module_doctests():
     import doctest
 
-    import kipp.analysis.difficulty
-    import kipp.analysis.order_features
+    import kipp.analysis.difficulty.features
+    import kipp.analysis.difficulty.quality_plan
+    import kipp.analysis.difficulty.quality_tasks
     import kipp.analysis.orders
-    import kipp.analysis.quality_plan
-    import kipp.analysis.quality_tasks
     import kipp.analysis.results_store
-    for module in (kipp.analysis.order_features, kipp.analysis.results_store, kipp.analysis.difficulty,
-                   kipp.analysis.orders, kipp.analysis.quality_plan, kipp.analysis.quality_tasks):
+    import kipp.analysis.rounds
+    for module in (kipp.analysis.difficulty.features, kipp.analysis.results_store, kipp.analysis.rounds,
+                   kipp.analysis.orders, kipp.analysis.difficulty.quality_plan, kipp.analysis.difficulty.quality_tasks):
         assert doctest.testmod(module).failed == 0, module.__name__
 
 
@@ -272,7 +272,7 @@ def test_the_order_effect_bound_covers_at_the_nominal_rate(effect):
         u = rng.normal(0.0, tau, orders) if effect == "normal" else rng.exponential(tau, orders) - tau
         d = u[:, None] + rng.normal(0.0, 1.0, (orders, rounds))
         e = d.mean(axis=1)
-        bound = multifidelity.order_effect(e - e.mean(), 1, float(d.var(axis=1, ddof=1).mean()) / rounds)
+        bound = quality_estimate.order_effect(e - e.mean(), 1, float(d.var(axis=1, ddof=1).mean()) / rounds)
         covered.append(bound.upper >= tau**2)
     # 400 replicates: a 95% rate gives 0.95 +- 0.011 (SD); the normal approximation this replaced
     # covered 0.93 (normal) and 0.89 (exponential)
@@ -280,5 +280,5 @@ def test_the_order_effect_bound_covers_at_the_nominal_rate(effect):
 
 
 def test_without_spread_there_is_no_order_effect():
-    effect = multifidelity.order_effect(np.zeros(50), 1, 0.0)
+    effect = quality_estimate.order_effect(np.zeros(50), 1, 0.0)
     assert effect.estimate == effect.upper == 0.0

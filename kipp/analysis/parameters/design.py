@@ -18,7 +18,7 @@ complete 30% of towers? The answer, for a player model and variant, with a 95% i
    each taking round ``k`` at every value together, since the values share its luck), the fit
    and its inversion repeated on each; the 2.5% and 97.5% quantiles, within the range.
 
-The plausible range is :mod:`kipp.analysis.uncertain`'s for the parameters it lists (thread
+The plausible range is :mod:`kipp.analysis.parameters.uncertain`'s for the parameters it lists (thread
 pitch 2.5-5 mm per turn, ...), else the parameter file's allowed range (:func:`sim.params.key_range`),
 else ``--range``. Rounds go to a results file as blocks finish (resumable, worker-invariant);
 a parameter moves every arm's set through the parameter file's own rules (:func:`sim.params.load_params`).
@@ -35,12 +35,12 @@ from pathlib import Path
 
 import numpy as np
 
-from kipp.analysis.difficulty import RefereeSpec, RoundModel, cached_referee, play_round
+from kipp.analysis.executor import ONE_WORKER, Execution
+from kipp.analysis.parameters.uncertain import UNCERTAIN, Spread, lookup, nested
 from kipp.analysis.results_store import ResultsStore
-from kipp.analysis.sensitivity import round_line
+from kipp.analysis.resumable import Stored, run_remaining
+from kipp.analysis.rounds import RefereeSpec, RoundModel, cached_referee, play_round, round_line
 from kipp.analysis.stats import wilson_interval
-from kipp.analysis.sweep import run_with_progress
-from kipp.analysis.uncertain import UNCERTAIN, Spread, lookup, nested
 from kipp.rules.replay import params_fingerprint
 from sim.params import Params, key_range, load_params, resolve_tables
 from sim.seeds import stream
@@ -66,7 +66,7 @@ class Unreachable(ValueError):
 
 def plausible_range(key: str, raw: dict) -> tuple[float, float] | None:
     """The plausible range of ``key`` (its value in the resolved tables ``raw`` moved by
-    :data:`~kipp.analysis.uncertain.UNCERTAIN`'s spread where it lists the key, else the file's
+    :data:`~kipp.analysis.parameters.uncertain.UNCERTAIN`'s spread where it lists the key, else the file's
     allowed range); None where neither gives a finite one."""
     for u in UNCERTAIN:
         if key in u.keys and u.spread is not Spread.SCREW_RADIUS:
@@ -199,33 +199,27 @@ def _observations(by_value: dict[float, dict[int, list[int]]]) -> tuple[np.ndarr
 
 
 def design(question: Question, *, params_path: str | Path | None = None, referee: RefereeSpec | None = None,
-           out: str | Path | None = None, workers: int = 1, scheduler: str | None = None,
-           progress: bool = False) -> Answer:
+           out: str | Path | None = None, execution: Execution = ONE_WORKER) -> Answer:
     """Answer ``question`` (see the module docstring); :class:`Unreachable` if the target is out
     of the range. ``referee`` defaults to the question's referee by name; tests hand in a factory."""
     if out is None:
         with tempfile.TemporaryDirectory(prefix="kipp-design-") as scratch:
             return design(question, params_path=params_path, referee=referee, out=Path(scratch) / "d.sqlite",
-                          workers=workers, scheduler=scheduler, progress=progress)
+                          execution=execution)
     referee = referee if referee is not None else question.referee_name
     span = question.high - question.low
     with ResultsStore.open(out, KIND, question.options(), COLUMNS) as store:
         def play(values: list[float], rounds: int) -> None:
-            done = {(v, first) for v, blocks in _values_played(store.rows()).items() for first in blocks}
-            todo = [(v, f) for v in values for f in range(0, rounds, BLOCK) if (v, f) not in done]
-            tasks = ((question, referee, _params_at(params_path, question.key, v), v, f, min(BLOCK, rounds - f))
-                     for v, f in todo)
-
-            def record(result) -> int:
+            def record(result) -> Stored:
                 value, first, block = result
-                store.add([(_row_key(value, first), value, json.dumps([first, block]))])
-                return len(block)
+                return Stored([(_row_key(value, first), value, json.dumps([first, block]))], units=len(block))
 
-            if todo:
-                run_with_progress(design_block, tasks, record, workers=workers, scheduler=scheduler,
-                                  progress=progress, total=len(values) * rounds,
-                                  initial=len(values) * rounds - sum(min(BLOCK, rounds - f) for _, f in todo),
-                                  unit="round", desc="values x rounds")
+            run_remaining(store, [(v, f) for v in values for f in range(0, rounds, BLOCK)], design_block,
+                          lambda item: (question, referee, _params_at(params_path, question.key, item[0]), item[0],
+                                        item[1], min(BLOCK, rounds - item[1])),
+                          record, execution,
+                          done={(v, first) for v, blocks in _values_played(store.rows()).items() for first in blocks},
+                          size=lambda item: min(BLOCK, rounds - item[1]), unit="round", desc="values x rounds")
 
         survey = [question.low + span * i / (SURVEY_VALUES - 1) for i in range(SURVEY_VALUES)]
         play(survey, question.rounds)

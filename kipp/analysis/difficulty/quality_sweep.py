@@ -1,9 +1,9 @@
 """``kipp tune``'s default sweep: every order's difficulty at physics quality, for little physics.
 
-The estimator is :mod:`kipp.analysis.multifidelity`'s; this module plays its rounds and keeps
+The estimator is :mod:`kipp.analysis.difficulty.quality_estimate`'s; this module plays its rounds and keeps
 its sums. The plan (how many rounds of each kind, and ``kipp tune``'s defaults) is
-:mod:`kipp.analysis.quality_plan`'s; each kind of task is a small class of
-:mod:`kipp.analysis.quality_tasks`. Four kinds of task, each one round (or one block of rounds):
+:mod:`kipp.analysis.difficulty.quality_plan`'s; each kind of task is a small class of
+:mod:`kipp.analysis.difficulty.quality_tasks`. Four kinds of task, each one round (or one block of rounds):
 
 - a *fast round* ``k``: every order plays round ``k`` with the fast referee;
 - a *paired round* ``k``: every order plays round ``k`` with the fast and the physics referee;
@@ -14,7 +14,7 @@ its sums. The plan (how many rounds of each kind, and ``kipp tune``'s defaults) 
   ``i * paired_rounds + k`` of its own (streams ``("paired", ...)``) with both referees;
 - with :attr:`Plan.half_widths`, *top-up rounds* once the others are done: stage by stage, the
   orders whose intervals are still wider than the target play more fast rounds, as many as
-  their variance so far says they need (:func:`kipp.analysis.multifidelity.rounds_needed`).
+  their variance so far says they need (:func:`kipp.analysis.difficulty.quality_estimate.rounds_needed`).
   Top-up round ``j`` of a stage is round ``paired_rounds + j`` (the next of the order's fast
   rounds) of the orders that need it, played with a panel of :data:`TOPUP_PANEL` orders drawn
   at random for it (stream ``("topup panel", stage, j)``). A stage's needs depend only on the
@@ -44,14 +44,24 @@ from typing import Callable
 
 import numpy as np
 
-from kipp.analysis.difficulty import Difficulty, RefereeSpec, ranking_verdict
-from kipp.analysis.multifidelity import Estimate, Totals, estimate, rounds_needed
+from kipp.analysis.difficulty.quality_estimate import Estimate, Totals, estimate, rounds_needed
+from kipp.analysis.difficulty.quality_plan import (
+    METRICS,
+    TOPUP_MOST,
+    Plan,
+    QualityRun,
+    correction_design,
+    plan_of,
+    sampled_orders,
+)
+from kipp.analysis.difficulty.quality_tasks import QualityTask, TaskDone, TaskSetting, TopupRound, play_task, tasks_of
+from kipp.analysis.difficulty.ranking import Difficulty, ranking_verdict
+from kipp.analysis.executor import Execution
 from kipp.analysis.orders import order_text
-from kipp.analysis.quality_plan import METRICS, TOPUP_MOST, Plan, QualityRun, correction_design, plan_of, sampled_orders
-from kipp.analysis.quality_tasks import QualityTask, TaskDone, TaskSetting, TopupRound, play_task, tasks_of
 from kipp.analysis.results_store import ResultsFileError, ResultsStore
+from kipp.analysis.resumable import Stored, run_remaining
+from kipp.analysis.rounds import RefereeSpec
 from kipp.analysis.shared_rounds import order_codes
-from kipp.analysis.sweep import run_with_progress
 from sim.params import Params, physics_fingerprint
 from sim.seeds import stream
 
@@ -61,6 +71,9 @@ COLUMNS = [("task", "TEXT"), ("cpu_s", "REAL"), ("physics_cpu_s", "REAL"), ("ses
 """One row per finished task: what it was, its CPU seconds and the physics referee's part
 of them, and the session (a run of the command on this file) with the wall seconds since
 that session began when the task was stored."""
+ESTIMATOR = "physics quality (kipp.analysis.multifidelity)"
+"""How the ``summary`` of a results file names the estimator (:mod:`kipp.analysis.difficulty.quality_estimate`):
+a label every file of this kind carries alike, not a module path to import."""
 TOPUP_PANEL = 256
 """Orders drawn at random to play along in a top-up round: their mean stands in for the
 round's mean over all orders (its noise adds about 1/256 of an order's to each deviation)."""
@@ -144,21 +157,19 @@ def run_quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Pa
         done = {label for _key, label, *_ in store.rows()}
         session = int(store.meta().get("sessions", "0")) + 1
         store.write_meta("sessions", str(session))
-        todo = [task for task in tasks_of(run.plan) if task.label not in done]
-        recorder = _Recorder(store, session, began)
+        recorder = _Recorder(session, began)
         setting = TaskSetting(run, fast, physics, params, codes, length)
-        if todo:
-            run_with_progress(play_task, recorder.jobs(todo, lambda task: setting), recorder.record_task,
-                              workers=workers, scheduler=scheduler, progress=progress, total=len(tasks_of(run.plan)),
-                              initial=len(tasks_of(run.plan)) - len(todo), unit="task", desc="rounds of all orders")
-        ran = len(todo) + _run_topup(run, orders, codes, length, params, store, done, recorder, fast, physics,
-                                     workers, scheduler, progress)
+        execution = Execution(workers, scheduler, progress)
+        played = run_remaining(store, tasks_of(run.plan), play_task, lambda task: recorder.job(task, setting),
+                               recorder.stored, execution, done=done, key=lambda task: task.label, unit="task",
+                               desc="rounds of all orders")
+        ran = len(played) + _run_topup(setting, orders, store, done, recorder, execution)
         rows = list(store.rows())
         totals = _metrics_totals(store.totals(), len(orders), run.plan, run.seed, TOPUP_STAGES)
         fast_rounds = totals["stacked"].fast_rounds_per_order()
         estimates = {m: estimate(t, correction_design(run.plan, orders)) for m, t in totals.items()}
         store.write_meta("summary", json.dumps({
-            "estimator": "physics quality (kipp.analysis.multifidelity)", "orders": len(orders),
+            "estimator": ESTIMATOR, "orders": len(orders),
             **asdict(run.plan), "tasks": len(rows), "wall_s": _wall_s(rows), "cpu_s": sum(r[2] for r in rows),
             "physics_share": sum(r[3] for r in rows) / max(1e-9, sum(r[2] for r in rows)),
             "topup_order_rounds": int(fast_rounds.sum() - run.plan.fast_rounds * len(orders)),
@@ -198,61 +209,46 @@ def _physics_stamp(store: ResultsStore, params: Params, out: str | Path) -> str:
 
 
 class _Recorder:
-    """Stores each finished task, as it comes back, with the totals it adds: one row (its label,
+    """What the results file stores of each finished task, as it comes back: one row (its label,
     CPU seconds, the physics referee's part of them, the session and the wall seconds since the
-    session began) in the same transaction as its totals."""
+    session began) and, in the same transaction, the totals it adds."""
 
-    def __init__(self, store: ResultsStore, session: int, began: float) -> None:
-        self.store, self.session, self.began = store, session, began
+    def __init__(self, session: int, began: float) -> None:
+        self.session, self.began = session, began
         self.pending: dict[str, QualityTask] = {}
 
-    def jobs(self, tasks, setting_of: Callable[[QualityTask], TaskSetting]):
-        """The worker calls' arguments for ``tasks``, made as the executor asks for them."""
-        for task in tasks:
-            self.pending[task.label] = task
-            yield task, setting_of(task)
+    def job(self, task: QualityTask, setting: TaskSetting) -> tuple[QualityTask, TaskSetting]:
+        """The worker call's arguments for ``task``, made as the executor asks for them (the task
+        is kept until its result comes back)."""
+        self.pending[task.label] = task
+        return task, setting
 
-    def record(self, done: TaskDone) -> QualityTask:
+    def stored(self, done: TaskDone, units: Callable[[QualityTask], int] = lambda task: 1) -> Stored:
+        """The row and totals of the finished task ``done``; ``units(task)``: how far it moves the progress bar."""
         task = self.pending.pop(done.label)
         row = (None, done.label, done.cpu_s, done.physics_cpu_s, self.session, time.monotonic() - self.began)
-        self.store.add([row], totals=task.totals(done.outcome))
-        return task
-
-    def record_task(self, done: TaskDone) -> int:
-        """:meth:`record`, counting one task for the progress bar."""
-        self.record(done)
-        return 1
-
-    def record_order_rounds(self, done: TaskDone) -> int:
-        """:meth:`record` of a top-up round, counting the order-rounds it played for the progress bar."""
-        return len(self.record(done).subset)
+        return Stored([row], units=units(task), totals=task.totals(done.outcome))
 
 
-def _run_topup(run: QualityRun, orders, codes: bytes, length: int, params: Params, store: ResultsStore,
-               done: set[str], recorder: _Recorder, fast, physics, workers: int, scheduler: str | None,
-               progress: bool) -> int:
-    """Play the top-up stages still to play (see the module docstring); return the rounds played."""
-    n = len(orders)
-    table = np.frombuffer(codes, dtype=np.int8).reshape(n, length)
-    x = correction_design(run.plan, orders)
+def _run_topup(setting: TaskSetting, orders, store: ResultsStore, done: set[str], recorder: _Recorder,
+               execution: Execution) -> int:
+    """Play the top-up stages still to play (see the module docstring); return the rounds played.
+    A top-up round is played on its orders only: its setting's orders are theirs."""
+    run, n = setting.run, len(orders)
+    table = np.frombuffer(setting.codes, dtype=np.int8).reshape(n, setting.length)
     ran = 0
-    for stage in topup_stages(store.totals, n, run.plan, run.seed, x):
-        todo = [j for j in stage.rounds() if TopupRound.label_of(stage.stage, j) not in done]
+    for stage in topup_stages(store.totals, n, run.plan, run.seed, correction_design(run.plan, orders)):
+        def job(j: int, stage: TopupStage = stage) -> tuple[QualityTask, TaskSetting]:
+            task = stage.task(j, run.seed, n, run.plan.paired_rounds)
+            return recorder.job(task, replace(setting, codes=table[task.union()].tobytes()))
 
-        def tasks(stage=stage, todo=todo):
-            for j in todo:
-                yield stage.task(j, run.seed, n, run.plan.paired_rounds)
-
-        def setting_of(task: TopupRound) -> TaskSetting:  # the round is played on its orders only
-            return TaskSetting(run, fast, physics, params, table[task.union()].tobytes(), length)
-
-        if todo:  # the bar counts order-rounds: the first top-up rounds have the most orders
-            left = sum(len(stage.orders_of(j)) for j in todo)
-            total = int((stage.after - stage.before).sum())
-            run_with_progress(play_task, recorder.jobs(tasks(), setting_of), recorder.record_order_rounds,
-                              workers=workers, scheduler=scheduler, progress=progress, total=total,
-                              initial=total - left, unit="order-round", desc=f"top-up stage {stage.stage}")
-        ran += len(todo)
+        # the bar counts order-rounds: the first top-up rounds have the most orders
+        played = run_remaining(store, stage.rounds(), play_task, job,
+                               lambda result: recorder.stored(result, lambda task: len(task.subset)), execution,
+                               done=done, key=lambda j, stage=stage: TopupRound.label_of(stage.stage, j),
+                               size=lambda j, stage=stage: len(stage.orders_of(j)), unit="order-round",
+                               desc=f"top-up stage {stage.stage}")
+        ran += len(played)
     return ran
 
 
@@ -342,7 +338,7 @@ def _metric_totals(stored: dict[str, np.ndarray], n: int, plan: Plan, seed: int,
 
 
 def summaries(result: QualityResult) -> list[Difficulty]:
-    """Every order's :class:`~kipp.analysis.difficulty.Difficulty` from the estimate, its values clipped to
+    """Every order's :class:`~kipp.analysis.difficulty.ranking.Difficulty` from the estimate, its values clipped to
     what a round can give (the unbiased estimate of an order near a bound can fall outside it)."""
     from kipp.analysis.orders import mean_position, parse_order
 

@@ -11,10 +11,11 @@ import math
 import pytest
 from click.testing import CliRunner
 
-import kipp.analysis.sensitivity
-from kipp.analysis.difficulty import RoundModel
-from kipp.analysis.sensitivity import BLOCK, format_result, from_json, panel_orders, sensitivity
-from kipp.analysis.uncertain import UNCERTAIN, Spread, Uncertain, by_name
+import kipp.analysis.parameters.sensitivity
+from kipp.analysis.executor import Execution
+from kipp.analysis.parameters.sensitivity import BLOCK, format_result, from_json, panel_orders, sensitivity
+from kipp.analysis.parameters.uncertain import UNCERTAIN, Spread, Uncertain, by_name
+from kipp.analysis.rounds import RoundModel
 from kipp.cli import main
 
 IDLE = Uncertain("settle window", ("settle.window_s",), Spread.FACTOR, 0.5, 2.0, "",
@@ -54,7 +55,7 @@ def test_every_interval_stays_in_its_range_on_four_rounds():
 def test_an_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, monkeypatch):
     parameters = (by_name("thread pitch"), by_name("friction"))
     whole = sensitivity(CASUAL, BLOCK + 5, seed=4, parameters=parameters, referee="fast", out=tmp_path / "w.sqlite")
-    real, calls = kipp.analysis.sensitivity.sensitivity_block, []
+    real, calls = kipp.analysis.parameters.sensitivity.sensitivity_block, []
 
     def interrupted(*args):
         calls.append(1)
@@ -62,7 +63,7 @@ def test_an_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, monkey
             raise KeyboardInterrupt
         return real(*args)
 
-    monkeypatch.setattr(kipp.analysis.sensitivity, "sensitivity_block", interrupted)
+    monkeypatch.setattr(kipp.analysis.parameters.sensitivity, "sensitivity_block", interrupted)
     out = tmp_path / "r.sqlite"
     with pytest.raises(KeyboardInterrupt):
         sensitivity(CASUAL, BLOCK + 5, seed=4, parameters=parameters, referee="fast", out=out)
@@ -73,8 +74,8 @@ def test_an_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, monkey
 
 def test_one_and_two_workers_give_the_same_result():
     parameters = (by_name("turn rate"),)
-    one = sensitivity(CASUAL, 6, seed=5, parameters=parameters, referee="fast", workers=1)
-    two = sensitivity(CASUAL, 6, seed=5, parameters=parameters, referee="fast", workers=2)
+    one = sensitivity(CASUAL, 6, seed=5, parameters=parameters, referee="fast", execution=Execution(workers=1))
+    two = sensitivity(CASUAL, 6, seed=5, parameters=parameters, referee="fast", execution=Execution(workers=2))
     assert repr(one) == repr(two)
 
 
@@ -110,8 +111,8 @@ def test_cli_bad_input_is_one_error_line(args, text):
 
 
 def test_the_arms_are_the_parameter_files_set_with_one_value_moved(tmp_path):
-    from kipp.analysis.sensitivity import build_arms
-    from kipp.analysis.uncertain import Side
+    from kipp.analysis.parameters.sensitivity import build_arms
+    from kipp.analysis.parameters.uncertain import Side
 
     path = tmp_path / "mine.toml"
     path.write_text("[ship]\nthread_pitch_mm = 4.0\n[barrels.large]\nheight_mm = 40.0\n")

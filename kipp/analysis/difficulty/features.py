@@ -5,7 +5,7 @@
 reference ``small`` when both of its columns are 0, and the top position is fixed by the others); and three
 counts of neighbouring pairs: a small barrel directly on a large one, a large barrel
 directly on a small one, two barrels of one size on each other. Used to pool the physics
-correction over similar orders (:mod:`kipp.analysis.multifidelity`) and to explain
+correction over similar orders (:mod:`kipp.analysis.difficulty.quality_estimate`) and to explain
 difficulty in the notebook.
 
 :func:`summary_features`, per order: an intercept; the mean position of the large barrels and
@@ -69,4 +69,4 @@ def summary_features(orders: list[tuple[str, ...]]) -> np.ndarray:
 
 CORRECTION_FEATURES = {"summary": summary_features, "layout": features}
 """The feature sets the physics correction can use, by name
-(:attr:`kipp.analysis.quality_plan.Plan.correction_features`)."""
+(:attr:`kipp.analysis.difficulty.quality_plan.Plan.correction_features`)."""

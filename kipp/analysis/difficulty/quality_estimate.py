@@ -2,7 +2,7 @@
 
 For an order ``o`` and a round outcome ``y`` (barrels stacked, or 1 for a completed round)
 the target is ``mu_o = E_k[y_ok]`` under the physics referee, ``k`` the round's luck (die
-rolls, placement errors, wild choices: common random numbers, :mod:`kipp.analysis.difficulty`).
+rolls, placement errors, wild choices: common random numbers, :mod:`kipp.analysis.rounds`).
 It is written as four parts, each estimated from its own independent rounds::
 
     mu_o = grand_fast + grand_diff + rel_o + corr_o
@@ -21,7 +21,7 @@ It is written as four parts, each estimated from its own independent rounds::
   difference; from *paired rounds* that every order plays with both referees,
   ``e_o = mean_k [(p_ok - f_ok) - (P_k - F_k)]`` (``P_k``, ``F_k`` the rounds' means over
   orders). ``e_o`` is unbiased but noisy with few paired rounds, so it is pooled: a
-  linear model of ``e`` on the order's features (:mod:`kipp.analysis.order_features`)
+  linear model of ``e`` on the order's features (:mod:`kipp.analysis.difficulty.features`)
   plus a random order effect of variance ``tau^2``, combined with ``e_o`` by the best
   linear predictor (empirical Bayes): ``corr_o = g_o + w_o (e_o - g_o)``,
   ``w_o = tau^2 / (tau^2 + v_o)``, ``v_o`` the sampling variance of ``e_o``. ``tau^2``
@@ -50,11 +50,11 @@ u_o``) by more than 1.645 standard errors. Fitted to noise, 25 slopes widen the 
 lowered the leave-one-out error of barrels stacked from 0.04647 to 0.04639 barrels^2 (noise
 alone: 0.0463), not significantly, and would have widened an unsampled order's correction from
 0.0025 to 0.0030 barrels^2; on 600 orders of a ``skilled`` sweep they raised it (0.0768 to
-0.0792). Those were the 25 *layout* features (:func:`kipp.analysis.order_features.features`),
+0.0792). Those were the 25 *layout* features (:func:`kipp.analysis.difficulty.features.features`),
 too many to try on the 200 sampled orders of the sweeps of revision 3 (20 per feature). The
 sampled correction now tries the four *summary* features instead
-(:func:`kipp.analysis.order_features.summary_features`, from 100 sampled orders on;
-:attr:`kipp.analysis.quality_plan.Plan.correction_features`).
+(:func:`kipp.analysis.difficulty.features.summary_features`, from 100 sampled orders on;
+:attr:`kipp.analysis.difficulty.quality_plan.Plan.correction_features`).
 Refitted on the revision-3 sweeps of seed 1, the summary passes the test for barrels stacked
 where there is an order effect to explain: expert, standard game, 59% of it out of sample (its
 upper bound 0.070 to 0.049 barrels, the floor under an unsampled order's half-width +-0.136 to
@@ -89,7 +89,7 @@ P(complete)). Every part is unbiased (the pooled one up to the model, whose erro
 random effect carries). Sums are kept as integers scaled by the number of orders
 (:class:`Totals`), so the result is exact whatever order tasks finish in.
 
-Tests: ``tests/kipp/analysis/test_multifidelity.py`` (unbiased, and covering at the nominal
+Tests: ``tests/kipp/analysis/difficulty/test_quality_estimate.py`` (unbiased, and covering at the nominal
 rate, on synthetic outcomes with a known truth).
 """
 

@@ -1,10 +1,10 @@
 """Picked orders played again, each on rounds of its own: the reference values nothing was selected on.
 
-A sweep plays every order on the same rounds (common random numbers, :mod:`kipp.analysis.difficulty`),
+A sweep plays every order on the same rounds (common random numbers, :mod:`kipp.analysis.rounds`),
 so its orders err together. :func:`references` plays each picked order on rounds no other order
 shares: the ``i``-th picked order plays rounds ``i * rounds + k`` (``k < rounds``) of the stream
 family ``family``, so the references' errors are independent of each other and of the sweep's
-rounds (which are of the family ``"round"``). :mod:`kipp.analysis.confirm` (``kipp tune
+rounds (which are of the family ``"round"``). :mod:`kipp.analysis.difficulty.confirm` (``kipp tune
 --confirm``) measures a sweep's extremes with it; the coverage check of the physics-quality
 intervals (``python -m lab.coverage_check``) its held-out orders.
 """
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kipp.analysis.difficulty import RefereeSpec, RoundModel, cached_referee, play_round
-from kipp.analysis.sweep import run_with_progress
+from kipp.analysis.executor import run_with_progress
+from kipp.analysis.rounds import RefereeSpec, RoundModel, cached_referee, play_round
 from sim.params import Params
 
 BLOCK = 20

@@ -1,6 +1,6 @@
 """The plan of a physics-quality sweep: how many rounds of each kind, and what fixes its totals.
 
-:class:`Plan` counts the rounds (:mod:`kipp.analysis.physics_quality` describes each kind) and
+:class:`Plan` counts the rounds (:mod:`kipp.analysis.difficulty.quality_sweep` describes each kind) and
 :meth:`Plan.for_orders` gives ``kipp tune``'s defaults for a sweep of N orders, with the
 measurements behind them; :class:`QualityRun` is everything that determines a sweep's totals
 (the options stored in, and checked against, its results file).
@@ -13,9 +13,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from kipp.analysis.difficulty import RoundModel
-from kipp.analysis.order_features import CORRECTION_FEATURES
+from kipp.analysis.difficulty.features import CORRECTION_FEATURES
 from kipp.analysis.orders import order_index
+from kipp.analysis.rounds import RoundModel
 from sim.seeds import stream
 
 METRICS = ("stacked", "completed")
@@ -69,7 +69,7 @@ class Plan:
     prefixes cut short by a crash)."""
     correction_features: str = "layout"
     """The orders' features the correction's model may use
-    (:data:`kipp.analysis.order_features.CORRECTION_FEATURES`): ``layout`` (which size sits at each
+    (:data:`kipp.analysis.difficulty.features.CORRECTION_FEATURES`): ``layout`` (which size sits at each
     position, and the neighbour counts: 25 slopes with twelve barrels, used by the pooled correction
     from 20 orders per column on and tried by the sampled one from 20 sampled orders per column on),
     or ``summary`` (where the large and medium barrels sit on average, and the bottom barrel's size:

@@ -12,14 +12,14 @@ import textwrap
 import pytest
 from click.testing import CliRunner
 
-import kipp.analysis.difficulty
-import kipp.analysis.tune
+import kipp.analysis.difficulty.sweeps
+import kipp.analysis.rounds
 import kipp.cli.options
-from kipp.analysis.difficulty import RoundModel, play_round, tune_chunk
+from kipp.analysis.difficulty.sweeps import TuneRun, read_summaries, run_sweep, tune_chunk
 from kipp.analysis.export import read_csv
 from kipp.analysis.orders import all_orders, parse_order, sample_orders
 from kipp.analysis.results_store import ResultsFileError
-from kipp.analysis.tune import TuneRun, read_summaries, run_sweep
+from kipp.analysis.rounds import RoundModel, play_round
 from kipp.cli import main
 from sim.params import load_params
 from tests.kipp.analysis.sigkill import sigkill_once_stored
@@ -64,14 +64,14 @@ def test_identical_orders_give_identical_rounds():
 
 def test_round_k_of_different_orders_sees_the_same_first_roll_and_placement_error(monkeypatch):
     rolls = {}
-    real = kipp.analysis.difficulty.sample_chance
+    real = kipp.analysis.rounds.sample_chance
 
     def spy(state, rng):
         action = real(state, rng)
         rolls.setdefault(key, []).append(action)
         return action
 
-    monkeypatch.setattr(kipp.analysis.difficulty, "sample_chance", spy)
+    monkeypatch.setattr(kipp.analysis.rounds, "sample_chance", spy)
     model = RoundModel()
     firsts = {}
     for text in ("LLLLMMMMSSSS", "SSSSLLLLMMMM"):
@@ -91,7 +91,7 @@ def test_interrupted_sweep_resumes_to_the_uninterrupted_result(tmp_path, monkeyp
     run_sweep(_run(), orders, PARAMS, whole, referee=threshold, chunk=2)
 
     calls = 0
-    real = kipp.analysis.tune.tune_chunk
+    real = kipp.analysis.difficulty.sweeps.tune_chunk
 
     def interrupted(*args):
         nonlocal calls
@@ -101,7 +101,7 @@ def test_interrupted_sweep_resumes_to_the_uninterrupted_result(tmp_path, monkeyp
         return real(*args)
 
     broken = tmp_path / "broken.sqlite"
-    monkeypatch.setattr(kipp.analysis.tune, "tune_chunk", interrupted)
+    monkeypatch.setattr(kipp.analysis.difficulty.sweeps, "tune_chunk", interrupted)
     with pytest.raises(KeyboardInterrupt):
         run_sweep(_run(), orders, PARAMS, broken, referee=threshold, chunk=2)
     monkeypatch.undo()
@@ -120,11 +120,11 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path):
     killed = tmp_path / "killed.sqlite"
     script = textwrap.dedent(f"""
         import time
-        from kipp.analysis.difficulty import RoundModel
+        from kipp.analysis.rounds import RoundModel
         from kipp.analysis.orders import sample_orders
-        from kipp.analysis.tune import TuneRun, run_sweep
+        from kipp.analysis.difficulty.sweeps import TuneRun, run_sweep
         from sim.params import load_params
-        from tests.kipp.analysis.test_tune import threshold
+        from tests.kipp.analysis.difficulty.test_sweeps import threshold
 
         class Slow:
             def __init__(self, params): self.inner = threshold(params)

@@ -36,7 +36,7 @@ from typing import Callable
 
 import numpy as np
 
-from kipp.analysis.stats import mean_interval
+from kipp.analysis.stats import Interval, mean_interval
 
 
 class FindError(ValueError):
@@ -77,7 +77,7 @@ class RaceResult:
     """Did both lists reach the stated confidence?"""
     rounds_per_order: dict[int, int]
     """Rounds each order played before it left the race (or at the end)."""
-    means: dict[int, tuple[float, float, float]]
+    means: dict[int, Interval]
     """Mean outcome per round with its 95% t interval, for the orders of both lists."""
     rounds_played: int
     """Order-rounds the race played."""
@@ -167,7 +167,7 @@ def _side(low: np.ndarray, high: np.ndarray, wanted: int, tolerance: float) -> t
 
 def _race_round(model, referee, params, seed: int, codes: bytes, length: int, k: int) -> np.ndarray:
     """A task: round ``k`` of the orders ``codes`` (see :func:`shared_player`), barrels stacked per order."""
-    from kipp.analysis.difficulty import cached_referee
+    from kipp.analysis.rounds import cached_referee
     from kipp.analysis.shared_rounds import order_tree, play_round_shared
 
     shared = play_round_shared(order_tree(codes, length), cached_referee(referee, params), model.bot(params),
@@ -178,8 +178,8 @@ def _race_round(model, referee, params, seed: int, codes: bytes, length: int, k:
 def shared_player(orders, model, referee, params, seed: int, executor) -> Callable[[np.ndarray, range], np.ndarray]:
     """``play`` for :func:`race`: each round of the orders in the race is one task on ``executor``,
     played once per shared prefix; the outcome is barrels stacked."""
+    from kipp.analysis.executor import run_tasks
     from kipp.analysis.shared_rounds import order_codes
-    from kipp.analysis.sweep import run_tasks
 
     length = len(orders[0])
 
@@ -204,7 +204,7 @@ def race_orders(orders, model, referee, params, seed: int, question: Question, *
     processes (or the Dask cluster at ``scheduler``); with ``progress``, a line per batch on stderr."""
     import sys
 
-    from kipp.analysis.sweep import open_executor
+    from kipp.analysis.executor import open_executor
 
     def report(rounds: int, left: int) -> None:
         if progress:

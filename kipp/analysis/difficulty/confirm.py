@@ -14,7 +14,7 @@ FILE.sqlite --top 20 --rounds 2000``) takes the ``--top`` hardest and easiest or
 stacked and plays each ``--rounds`` fast rounds of its own (streams ``("confirm", i * rounds + k, ...)`` for the
 ``i``-th of them: independent of the sweep's rounds, and of each other's, so nothing it
 was selected on enters the new value). Its value at physics quality is then, with the parts
-of :mod:`kipp.analysis.multifidelity`::
+of :mod:`kipp.analysis.difficulty.quality_estimate`::
 
     confirmed_o = mean of its new fast rounds + grand_diff + corr_o
 
@@ -31,11 +31,11 @@ from pathlib import Path
 
 import numpy as np
 
-from kipp.analysis.difficulty import RefereeSpec, RoundModel
+from kipp.analysis.difficulty.own_rounds import references
+from kipp.analysis.difficulty.quality_sweep import KIND, read_quality
 from kipp.analysis.orders import resolve_orders
-from kipp.analysis.own_rounds import references
-from kipp.analysis.physics_quality import KIND, read_quality
 from kipp.analysis.results_store import ResultsStore
+from kipp.analysis.rounds import RefereeSpec, RoundModel
 from kipp.analysis.stats import Z95
 from sim.params import Params
 
@@ -44,7 +44,7 @@ ROUNDS = 2000
 extremes of the nine-barrel casual sweep came out within +-0.06 to +-0.09 barrels stacked, correction
 included."""
 FAMILY = "confirm"
-"""The stream family of the new rounds (:func:`kipp.analysis.difficulty.round_streams`)."""
+"""The stream family of the new rounds (:func:`kipp.analysis.rounds.round_streams`)."""
 
 
 def sweep_settings(results: str | Path) -> tuple[RoundModel, int, str, str]:

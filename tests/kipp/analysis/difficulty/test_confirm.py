@@ -7,11 +7,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kipp.analysis.confirm import FAMILY, confirm, extremes
-from kipp.analysis.difficulty import play_round
+from kipp.analysis.difficulty.confirm import FAMILY, confirm, extremes
+from kipp.analysis.difficulty.quality_sweep import Plan, read_quality, run_quality_sweep
 from kipp.analysis.orders import parse_order, sample_orders
-from kipp.analysis.physics_quality import Plan, read_quality, run_quality_sweep
-from tests.kipp.analysis.test_physics_quality import MODEL, PARAMS, SAMPLED, _brute_force_truth, _run, fast, physics
+from kipp.analysis.rounds import play_round
+from tests.kipp.analysis.difficulty.test_quality_sweep import (
+    MODEL,
+    PARAMS,
+    SAMPLED,
+    _brute_force_truth,
+    _run,
+    fast,
+    physics,
+)
 
 
 def test_extremes_are_the_smallest_first_and_the_largest_last():

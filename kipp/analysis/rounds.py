@@ -1,4 +1,5 @@
-"""One round of a given barrel line, played to its end by a bot: the unit of ``kipp tune``.
+"""One round of a given barrel line, played to its end by a bot: the unit the analyses play
+(``kipp tune``, ``kipp sensitivity``, ``kipp design``, the skill ceiling).
 
 A round starts from a fresh :class:`~kipp.rules.state.GameState` (one player) with a forced
 ``Shuffle(order)`` and runs until the round ends, completed or crashed; the rules are the
@@ -7,7 +8,8 @@ error ``sigma_mm`` and wild policy optionally overridden. Common random numbers:
 draws its die rolls, placement errors and wild choices from three separate streams of
 :func:`round_streams` ``(seed, k)``, which depend on nothing but the root seed and ``k``;
 so the k-th round of every order sees the same i-th roll and the same i-th placement
-error, and two orders differ only by their barrels.
+error, and two orders differ only by their barrels. :func:`round_line` draws a line for round
+``k`` where the analysis does not fix one.
 
 >>> first = [rng.integers(1000) for rng in round_streams(7, 3)]
 >>> first == [rng.integers(1000) for rng in round_streams(7, 3)]
@@ -24,6 +26,7 @@ from typing import Callable, Union
 
 import numpy as np
 
+from kipp.analysis.orders import barrel_set
 from kipp.players.bots import Bot
 from kipp.players.models import DEFAULT_MODEL, make_bot
 from kipp.rules.actions import PlaceAnywhere, Shuffle
@@ -43,22 +46,6 @@ class RoundResult:
     completed: bool
     stacked: int
     """Barrels standing when the round ended (all of them if completed)."""
-
-
-@dataclass(frozen=True)
-class Difficulty:
-    """One order's difficulty: P(complete) and mean barrels stacked, with 95% intervals
-    (what the tables, plots and CSV files show, whichever estimate made it)."""
-
-    line: str
-    p_complete: float
-    p_low: float
-    p_high: float
-    mean_stacked: float
-    stacked_low: float
-    stacked_high: float
-    large_position: float
-    """Mean position (1 = bottom) of the large barrels: a simple feature of the order."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +76,12 @@ def round_streams(seed: int, k: int, family: str = "round") -> tuple[np.random.G
     """(die, placement, wild) generators of round ``k`` under the root ``seed``; ``family`` names
     a set of rounds independent of the others (``round``: a sweep's; ``anchor``, ``holdout``)."""
     return stream(seed, family, k, "die"), stream(seed, family, k, "place"), stream(seed, family, k, "wild")
+
+
+def round_line(seed: int, k: int, barrels: int) -> tuple[str, ...]:
+    """The barrel line of round ``k`` for ``barrels`` barrels (the same in every arm of an analysis):
+    a uniform shuffle of the round's barrels, so every distinct line is equally likely."""
+    return tuple(stream(seed, "sensitivity line", k, barrels).permutation(barrel_set(barrels)))
 
 
 def next_action(state: GameState, bot: Bot, die_rng: np.random.Generator, place_rng: np.random.Generator,
@@ -123,53 +116,3 @@ def cached_referee(referee: RefereeSpec, params: Params) -> Referee:
     return referee(params)
 
 
-@dataclass(frozen=True)
-class OrderCounts:
-    """An order's results over ``rounds`` rounds: completions and a histogram of barrels stacked."""
-
-    index: int
-    line: str
-    rounds: int
-    completed: int
-    stacked_hist: tuple[int, ...]
-    """``stacked_hist[b]``: rounds that ended with ``b`` barrels standing (b = 0..barrels)."""
-
-
-def tune_chunk(model: RoundModel, referee: RefereeSpec, params: Params, seed: int, rounds: int,
-               items: list[tuple[int, tuple[str, ...]]]) -> list[OrderCounts]:
-    """A task of ``kipp tune``: every round ``0..rounds-1`` of each (index, order) in ``items``."""
-    from kipp.analysis.orders import order_text
-
-    ref = cached_referee(referee, params)
-    bot = model.bot(params)
-    config = model.config()
-    out = []
-    for index, order in items:
-        hist = [0] * (len(order) + 1)
-        completed = 0
-        for k in range(rounds):
-            result = play_round(order, ref, bot, config, seed, k)
-            completed += result.completed
-            hist[result.stacked] += 1
-        out.append(OrderCounts(index, order_text(order), rounds, completed, tuple(hist)))
-    return out
-
-
-def ranking_verdict(order: list[Difficulty], top: int) -> list[str]:
-    """Plain lines saying whether the ``top`` hardest and easiest of ``order`` (ranked hardest
-    first, by P(complete)) are told apart from the other orders at 95% on P(complete): resolved
-    when no other order's interval reaches theirs (with every order listed, the single hardest
-    and easiest order are judged)."""
-    n = len(order)
-    if n < 2:
-        return []
-    k = top if n > 2 * top else 1
-    hardest_edge = max(s.p_high for s in order[:k])
-    easiest_edge = min(s.p_low for s in order[-k:])
-    lines = ["Ranking at 95% confidence (P(complete)):"]
-    for which, reach in (("hardest", sum(s.p_low <= hardest_edge for s in order[k:])),
-                         ("easiest", sum(s.p_high >= easiest_edge for s in order[:-k]))):
-        subject = f"the {k:,} {which}" if k > 1 else f"the {which} order"
-        lines.append(f"  {subject}: " + ("resolved (no other order's interval reaches theirs)" if not reach else
-                                         f"NOT resolved: the intervals of {reach:,} other orders reach theirs"))
-    return lines

@@ -30,12 +30,27 @@ import multiprocessing
 import os
 import signal
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 DASK_CONNECT_TIMEOUT_S = 10
 """How long to try reaching a Dask scheduler before giving up, seconds."""
 POOL_RESTARTS_PER_TASK = 3
 """Local pools a task may see break under it (a worker process dying) and still be played again."""
+
+
+@dataclass(frozen=True)
+class Execution:
+    """Where a run's tasks go and whether it shows its progress: ``--workers``, ``--scheduler``
+    (a Dask scheduler's address, which wins) and the progress bar (``--no-progress`` off)."""
+
+    workers: int = 1
+    scheduler: str | None = None
+    progress: bool = False
+
+
+ONE_WORKER = Execution()
+"""In this process, without a progress bar: what a library call runs on unless told otherwise."""
 
 
 class ExecutorError(RuntimeError):

@@ -1,10 +1,10 @@
 """``kipp tune``'s sweeps: every (order, round) of a set of orders, written to a results file.
 
 :func:`referee_sweep` plays every round with one named referee (``kipp tune --referee NAME``);
-:func:`quality_sweep` runs the physics-quality estimate (:mod:`kipp.analysis.physics_quality`,
-the command's default) and confirms its extremes (:mod:`kipp.analysis.confirm`) if asked.
+:func:`quality_sweep` runs the physics-quality estimate (:mod:`kipp.analysis.difficulty.quality_sweep`,
+the command's default) and confirms its extremes (:mod:`kipp.analysis.difficulty.confirm`) if asked.
 
-The sweep is split into tasks of a few orders each (:func:`kipp.analysis.difficulty.tune_chunk`),
+The sweep is split into tasks of a few orders each (:func:`tune_chunk`),
 run on any :class:`concurrent.futures.Executor` with a bounded number in flight, and each
 finished task's counts go to the SQLite results file in one transaction. A rerun with the
 same file skips the orders already there. Seeds depend only on the round index (common
@@ -18,14 +18,16 @@ import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from kipp.analysis.confirm import confirm
-from kipp.analysis.difficulty import Difficulty, OrderCounts, RefereeSpec, RoundModel, ranking_verdict, tune_chunk
-from kipp.analysis.orders import mean_position, order_index, parse_order
-from kipp.analysis.physics_quality import QualityResult, read_quality, run_quality_sweep
-from kipp.analysis.quality_plan import QualityRun
+from kipp.analysis.difficulty.confirm import confirm
+from kipp.analysis.difficulty.quality_plan import QualityRun
+from kipp.analysis.difficulty.quality_sweep import QualityResult, read_quality, run_quality_sweep
+from kipp.analysis.difficulty.ranking import Difficulty, ranking_verdict
+from kipp.analysis.executor import Execution
+from kipp.analysis.orders import mean_position, order_index, order_text, parse_order
 from kipp.analysis.results_store import ResultsStore
+from kipp.analysis.resumable import Chunks, Stored, run_remaining
+from kipp.analysis.rounds import RefereeSpec, RoundModel, cached_referee, play_round
 from kipp.analysis.stats import histogram_moments, mean_interval_from_sums, wilson_interval
-from kipp.analysis.sweep import chunk_size, chunked, run_with_progress
 from sim.params import Params
 
 KIND = "kipp tune"
@@ -34,6 +36,36 @@ COLUMNS = [("line", "TEXT"), ("rounds", "INTEGER"), ("completed", "INTEGER"),
 """The results table: per order (key = order index), rounds played, rounds completed, the
 total of barrels stacked, and the histogram of barrels stacked (comma-separated counts
 for 0, 1, ... barrels)."""
+
+
+@dataclass(frozen=True)
+class OrderCounts:
+    """An order's results over ``rounds`` rounds: completions and a histogram of barrels stacked."""
+
+    index: int
+    line: str
+    rounds: int
+    completed: int
+    stacked_hist: tuple[int, ...]
+    """``stacked_hist[b]``: rounds that ended with ``b`` barrels standing (b = 0..barrels)."""
+
+
+def tune_chunk(model: RoundModel, referee: RefereeSpec, params: Params, seed: int, rounds: int,
+               items: list[tuple[int, tuple[str, ...]]]) -> list[OrderCounts]:
+    """A task of ``kipp tune``: every round ``0..rounds-1`` of each (index, order) in ``items``."""
+    ref = cached_referee(referee, params)
+    bot = model.bot(params)
+    config = model.config()
+    out = []
+    for index, order in items:
+        hist = [0] * (len(order) + 1)
+        completed = 0
+        for k in range(rounds):
+            result = play_round(order, ref, bot, config, seed, k)
+            completed += result.completed
+            hist[result.stacked] += 1
+        out.append(OrderCounts(index, order_text(order), rounds, completed, tuple(hist)))
+    return out
 
 
 @dataclass(frozen=True)
@@ -63,24 +95,17 @@ def run_sweep(run: TuneRun, orders: list[tuple[str, ...]], params: Params, out: 
     Raises :class:`~kipp.analysis.results_store.ResultsFileError` for a file of other options.
     """
     referee = referee if referee is not None else run.referee_name
+
+    def record(results: list[OrderCounts]) -> Stored:
+        return Stored([(r.index, r.line, r.rounds, r.completed, sum(b * c for b, c in enumerate(r.stacked_hist)),
+                        ",".join(map(str, r.stacked_hist))) for r in results], units=run.rounds * len(results))
+
     with ResultsStore.open(out, KIND, run.options(orders), COLUMNS) as store:
-        done = store.done_keys()
-        todo = [(order_index(o), o) for o in orders if order_index(o) not in done]
-        if not todo:
-            return 0
-        size = chunk or chunk_size(len(todo), workers)
-        tasks = ((run.model, referee, params, run.seed, run.rounds, items) for items in chunked(todo, size, workers))
-
-        def record(results: list[OrderCounts]) -> int:
-            store.add((r.index, r.line, r.rounds, r.completed,
-                       sum(b * c for b, c in enumerate(r.stacked_hist)),
-                       ",".join(map(str, r.stacked_hist))) for r in results)
-            return run.rounds * len(results)
-
-        run_with_progress(tune_chunk, tasks, record, workers=workers, scheduler=scheduler, progress=progress,
-                          total=len(orders) * run.rounds, initial=len(done) * run.rounds, unit="round",
-                          desc="orders x rounds")
-        return len(todo)
+        ran = run_remaining(store, [(order_index(o), o) for o in orders], tune_chunk,
+                            lambda items: (run.model, referee, params, run.seed, run.rounds, items), record,
+                            Execution(workers, scheduler, progress), key=lambda item: item[0], size=run.rounds,
+                            chunks=Chunks(size=chunk), unit="round", desc="orders x rounds")
+        return len(ran)
 
 
 @dataclass(frozen=True)
@@ -163,16 +188,16 @@ class QualitySweep:
 
     result: QualityResult
     confirmed: dict | None
-    """The report of :func:`kipp.analysis.confirm.confirm`, or None."""
+    """The report of :func:`kipp.analysis.difficulty.confirm.confirm`, or None."""
 
 
 def quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Params, out: str | Path, *,
                   fast: RefereeSpec | None = None, physics: RefereeSpec | None = None, workers: int = 1,
                   scheduler: str | None = None, progress: bool = False,
                   confirm_top: int | None = None) -> QualitySweep:
-    """:func:`~kipp.analysis.physics_quality.run_quality_sweep` into ``out`` (resumed if it is there),
+    """:func:`~kipp.analysis.difficulty.quality_sweep.run_quality_sweep` into ``out`` (resumed if it is there),
     its estimates, and with ``confirm_top`` its ``confirm_top`` hardest and easiest orders played
-    again on rounds of their own (:func:`~kipp.analysis.confirm.confirm`, with ``fast``)."""
+    again on rounds of their own (:func:`~kipp.analysis.difficulty.confirm.confirm`, with ``fast``)."""
     run_quality_sweep(run, orders, params, out, fast=fast, physics=physics, workers=workers, scheduler=scheduler,
                       progress=progress)
     result = read_quality(out, orders)

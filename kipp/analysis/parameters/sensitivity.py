@@ -1,10 +1,10 @@
 """``kipp sensitivity``: how the answers move over each uncertain parameter's plausible range.
 
-For every parameter of :data:`kipp.analysis.uncertain.UNCERTAIN` (or those asked for) the
+For every parameter of :data:`kipp.analysis.parameters.uncertain.UNCERTAIN` (or those asked for) the
 *arms* are the parameter set with that parameter at the low and at the high end of its range,
 besides the *default* arm (the set itself). Every arm plays the same rounds: round ``k`` of
 every arm draws its barrel line, die rolls, placement errors and wild choices from the same
-streams (``("sensitivity", k, ...)``, :func:`kipp.analysis.difficulty.round_streams`), so an
+streams (``("sensitivity", k, ...)``, :func:`kipp.analysis.rounds.round_streams`), so an
 arm differs from the default only by its parameter, and a parameter that changes nothing
 gives an effect of exactly 0. In round ``k`` each arm plays
 
@@ -41,13 +41,14 @@ from pathlib import Path
 
 import numpy as np
 
-from kipp.analysis.difficulty import RefereeSpec, RoundModel, cached_referee, play_round
-from kipp.analysis.orders import barrel_set, order_text, parse_order, sample_orders
+from kipp.analysis.executor import ONE_WORKER, Execution
+from kipp.analysis.orders import order_text, parse_order, sample_orders
+from kipp.analysis.parameters.uncertain import PLACEMENT_ERROR, UNCERTAIN, Side, Uncertain, arm_params, arm_value
 from kipp.analysis.results_store import ResultsStore
+from kipp.analysis.resumable import Stored, run_remaining
+from kipp.analysis.rounds import RefereeSpec, RoundModel, cached_referee, play_round, round_line
 from kipp.analysis.shared_rounds import OrderTree, play_round_shared
-from kipp.analysis.stats import BOUNDED_T, mean_interval, wilson_interval
-from kipp.analysis.sweep import run_with_progress
-from kipp.analysis.uncertain import PLACEMENT_ERROR, UNCERTAIN, Side, Uncertain, arm_params, arm_value
+from kipp.analysis.stats import BOUNDED_T, Interval, mean_interval, share_interval
 from kipp.rules.replay import params_fingerprint
 from sim.params import Params, load_params, resolve_tables
 from sim.seeds import stream
@@ -68,7 +69,7 @@ runs compare the same orders."""
 BOOTSTRAP = 400
 """Bootstrap resamples of the rounds for the panel's rank correlation."""
 FAMILY = "sensitivity"
-"""The stream family of the rounds (:func:`kipp.analysis.difficulty.round_streams`)."""
+"""The stream family of the rounds (:func:`kipp.analysis.rounds.round_streams`)."""
 MEASURES = ("completed", "stacked", "half_completed", "nine_completed")
 
 
@@ -80,12 +81,6 @@ def panel_orders(barrels: int) -> tuple[tuple[str, ...], ...]:
     ends = [parse_order("L" * each + "M" * each + "S" * each), parse_order("S" * each + "M" * each + "L" * each)]
     rest = [o for o in sample_orders(PANEL, barrels, PANEL_SEED) if o not in ends][:PANEL - 2]
     return tuple(ends + rest)
-
-
-def round_line(seed: int, k: int, barrels: int) -> tuple[str, ...]:
-    """The barrel line of round ``k`` for ``barrels`` barrels (the same in every arm): a uniform
-    shuffle of the round's barrels, so every distinct line is equally likely."""
-    return tuple(stream(seed, "sensitivity line", k, barrels).permutation(barrel_set(barrels)))
 
 
 @dataclass(frozen=True)
@@ -174,8 +169,8 @@ def sensitivity_block(model: RoundModel, referee: RefereeSpec, seed: int, arm_in
 
 
 def run_sensitivity(run: SensitivityRun, arms: list[Arm], games: int, out: str | Path, *,
-                    referee: RefereeSpec | None = None, workers: int = 1, scheduler: str | None = None,
-                    progress: bool = False) -> dict[int, dict[str, np.ndarray]]:
+                    referee: RefereeSpec | None = None,
+                    execution: Execution = ONE_WORKER) -> dict[int, dict[str, np.ndarray]]:
     """Play the blocks of ``games`` rounds of every arm not yet in ``out``; return every arm's first
     ``games`` rounds (arm index -> measurement -> array, ``panel`` rounds x orders).
 
@@ -185,19 +180,15 @@ def run_sensitivity(run: SensitivityRun, arms: list[Arm], games: int, out: str |
     referee = referee if referee is not None else run.referee_name
     blocks = -(-games // BLOCK)
     with ResultsStore.open(out, KIND, run.options(), COLUMNS) as store:
-        done = store.done_keys()
-        todo = [(a, b) for b in range(blocks) for a in range(len(arms)) if a * BLOCK_KEY + b not in done]
-        tasks = ((run.model, referee, run.seed, a, arms[a].params, arms[a].sigma_mm, b) for a, b in todo)
-
-        def record(result) -> int:
+        def record(result) -> Stored:
             a, b, data = result
-            store.add([(a * BLOCK_KEY + b, a, b, json.dumps(data))])
-            return BLOCK
+            return Stored([(a * BLOCK_KEY + b, a, b, json.dumps(data))], units=BLOCK)
 
-        if todo:
-            run_with_progress(sensitivity_block, tasks, record, workers=workers, scheduler=scheduler,
-                              progress=progress, total=blocks * len(arms) * BLOCK,
-                              initial=(blocks * len(arms) - len(todo)) * BLOCK, unit="round", desc="arms x rounds")
+        run_remaining(store, [(a, b) for b in range(blocks) for a in range(len(arms))], sensitivity_block,
+                      lambda item: (run.model, referee, run.seed, item[0], arms[item[0]].params,
+                                    arms[item[0]].sigma_mm, item[1]),
+                      record, execution, key=lambda item: item[0] * BLOCK_KEY + item[1],
+                      size=BLOCK, unit="round", desc="arms x rounds")
         gathered: dict[int, dict[int, dict]] = {}
         for _key, a, b, data in store.rows():
             if b < blocks:
@@ -219,12 +210,16 @@ class Effect:
     low: float
     high: float
 
+    @property
+    def interval(self) -> Interval:
+        return Interval(self.mean, self.low, self.high)
+
     def text(self, digits: int) -> str:
-        return f"{self.mean:+.{digits}f} [{self.low:+.{digits}f}, {self.high:+.{digits}f}]"
+        return self.interval.text(digits, signed=True)
 
     def resolved(self) -> bool:
         """Does the 95% interval exclude 0?"""
-        return self.low > 0 or self.high < 0
+        return self.interval.excludes_zero()
 
 
 @dataclass(frozen=True)
@@ -254,10 +249,10 @@ class SensitivityResult:
     referee_name: str
     games: int
     seed: int
-    completed: tuple[float, float, float]
-    stacked: tuple[float, float, float]
-    half_turns: tuple[float, float, float]
-    nine_barrels: tuple[float, float, float]
+    completed: Interval
+    stacked: Interval
+    half_turns: Interval
+    nine_barrels: Interval
     arms: list[ArmEffects]
 
     def size(self, parameter: str) -> float:
@@ -312,7 +307,6 @@ def effects(run: SensitivityRun, arms: list[Arm], played: dict[int, dict[str, np
     base = played[0]
     n = len(base["completed"])
     completed = int(base["completed"].sum())
-    p_low, p_high = wilson_interval(completed, n)
     barrels = run.model.barrels
     rows = []
     for index, arm in enumerate(arms[1:], start=1):
@@ -325,7 +319,7 @@ def effects(run: SensitivityRun, arms: list[Arm], played: dict[int, dict[str, np
             _effect(got["nine_completed"] - base["nine_completed"], 2.0),
             rank_correlation(got["panel"], base["panel"], run.seed)))
     return SensitivityResult(
-        run.model, run.referee_name, games, run.seed, (completed / n, p_low, p_high),
+        run.model, run.referee_name, games, run.seed, share_interval(completed, n),
         mean_interval(base["stacked"].tolist(), low=0.0, high=float(barrels)),
         mean_interval(base["half_completed"].tolist(), low=-1.0, high=1.0),
         mean_interval(base["nine_completed"].tolist(), low=-1.0, high=1.0), rows)
@@ -333,22 +327,21 @@ def effects(run: SensitivityRun, arms: list[Arm], played: dict[int, dict[str, np
 
 def sensitivity(model: RoundModel, games: int, *, seed: int = 0, params_path: str | Path | None = None,
                 parameters: tuple[Uncertain, ...] = UNCERTAIN, referee: RefereeSpec = "fast",
-                referee_name: str | None = None, out: str | Path | None = None, workers: int = 1,
-                scheduler: str | None = None, progress: bool = False) -> SensitivityResult:
+                referee_name: str | None = None, out: str | Path | None = None,
+                execution: Execution = ONE_WORKER) -> SensitivityResult:
     """Play and summarise (a temporary results file without ``out``). ``referee_name`` (stored in
     the file) defaults to ``referee`` when that is a name; tests hand in a factory."""
     if out is None:
         with tempfile.TemporaryDirectory(prefix="kipp-sensitivity-") as scratch:
             return sensitivity(model, games, seed=seed, params_path=params_path, parameters=parameters,
                                referee=referee, referee_name=referee_name, out=Path(scratch) / "s.sqlite",
-                               workers=workers, scheduler=scheduler, progress=progress)
+                               execution=execution)
     if referee_name is None:
         referee_name = referee if isinstance(referee, str) else getattr(referee, "__qualname__", repr(referee))
     arms = build_arms(model, parameters, params_path)
     run = SensitivityRun(model, seed, referee_name, params_fingerprint(arms[0].params),
                          tuple(u.name for u in parameters), arms_fingerprints(arms))
-    played = run_sensitivity(run, arms, games, out, referee=referee, workers=workers, scheduler=scheduler,
-                             progress=progress)
+    played = run_sensitivity(run, arms, games, out, referee=referee, execution=execution)
     return effects(run, arms, played, games)
 
 
@@ -369,8 +362,8 @@ def from_json(report: dict) -> SensitivityResult:
                                                          "rank_correlation")))
             for a in report["arms"]]
     return SensitivityResult(RoundModel(**report["model"]), report["referee_name"], report["games"], report["seed"],
-                             *(tuple(report[name]) for name in ("completed", "stacked", "half_turns", "nine_barrels")),
-                             arms)
+                             *(Interval(*report[name]) for name in ("completed", "stacked", "half_turns",
+                                                                    "nine_barrels")), arms)
 
 
 # --- the report -------------------------------------------------------------------------------
@@ -378,7 +371,7 @@ def from_json(report: dict) -> SensitivityResult:
 def headline(result: SensitivityResult) -> str:
     """Which measurement of a real set would change the answers most (the players' hand aside),
     and which parameters the referee did not feel at all."""
-    from kipp.analysis.uncertain import by_name
+    from kipp.analysis.parameters.uncertain import by_name
 
     of_set = [n for n in result.ranked() if n != PLACEMENT_ERROR]
     if not of_set:
@@ -402,7 +395,7 @@ def headline(result: SensitivityResult) -> str:
 
 def format_result(result: SensitivityResult) -> str:
     """The terminal report: headline, the default arm's answers, the table sorted by effect size."""
-    from kipp.analysis.uncertain import by_name
+    from kipp.analysis.parameters.uncertain import by_name
 
     m = result.model
     variant = f"{m.barrels} barrels{', half turns' if m.half_turn else ''}"
@@ -411,9 +404,8 @@ def format_result(result: SensitivityResult) -> str:
         headline(result), "",
         f"Player {m.player}, {variant}; referee {result.referee_name}; {result.games} rounds per arm, the same "
         f"rounds in every arm (seed {result.seed}).",
-        f"Default set: P(complete) {p[0]:.3f} [{p[1]:.3f}, {p[2]:.3f}] (Wilson), barrels stacked {s[0]:.2f} "
-        f"[{s[1]:.2f}, {s[2]:.2f}]; effect of half turns on P(complete) {h[0]:+.3f} [{h[1]:+.3f}, {h[2]:+.3f}], "
-        f"of nine barrels {nine[0]:+.3f} [{nine[1]:+.3f}, {nine[2]:+.3f}].",
+        f"Default set: P(complete) {p.text(3)} (Wilson), barrels stacked {s.text(2)}; effect of half turns on "
+        f"P(complete) {h.text(3, signed=True)}, of nine barrels {nine.text(3, signed=True)}.",
         "",
         "Effects of each parameter's low and high end against the default set, paired round by round, largest "
         f"first [95%: {BOUNDED_T}; rank correlation: percentile bootstrap over rounds]:",

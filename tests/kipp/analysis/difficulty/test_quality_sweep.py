@@ -16,10 +16,18 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from kipp.analysis.difficulty import RoundModel
+from kipp.analysis.difficulty.quality_sweep import (
+    COLUMNS,
+    KIND,
+    Plan,
+    QualityRun,
+    read_quality,
+    run_quality_sweep,
+    tasks_of,
+)
 from kipp.analysis.orders import sample_orders
-from kipp.analysis.physics_quality import COLUMNS, KIND, Plan, QualityRun, read_quality, run_quality_sweep, tasks_of
 from kipp.analysis.results_store import ResultsFileError, ResultsStore
+from kipp.analysis.rounds import RoundModel
 from kipp.analysis.shared_rounds import OrderTree, play_round_shared
 from sim.params import load_params, physics_fingerprint
 from tests.kipp.analysis.sigkill import sigkill_once_stored
@@ -114,9 +122,9 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path, finished,
     script = textwrap.dedent(f"""
         import time
         from kipp.analysis.orders import sample_orders
-        from kipp.analysis.physics_quality import run_quality_sweep
+        from kipp.analysis.difficulty.quality_sweep import run_quality_sweep
         from sim.params import load_params
-        from tests.kipp.analysis.test_physics_quality import {plan_name}, _run, fast, physics
+        from tests.kipp.analysis.difficulty.test_quality_sweep import {plan_name}, _run, fast, physics
 
         class Slow:
             def __init__(self, params): self.inner = fast(params)

@@ -14,8 +14,9 @@ from click.testing import CliRunner
 
 import kipp.cli.design
 import kipp.cli.options
-from kipp.analysis.design import DesignError, Unreachable, ask, design, fit_logistic, invert
-from kipp.analysis.difficulty import RoundModel
+from kipp.analysis.executor import Execution
+from kipp.analysis.parameters.design import DesignError, Unreachable, ask, design, fit_logistic, invert
+from kipp.analysis.rounds import RoundModel
 from kipp.cli import main
 from sim.tower import Decision, TowerState
 from tests.kipp.kipp_referees import _placed
@@ -112,7 +113,7 @@ def test_the_answer_does_not_depend_on_the_workers_and_resumes(tmp_path):
     question = ask(CASUAL, "ship.thread_pitch_mm", 0.3, seed=2, rounds=40)
     one = design(question, referee=LogisticReferee, out=tmp_path / "d.sqlite")
     again = design(question, referee=LogisticReferee, out=tmp_path / "d.sqlite")  # nothing left to play
-    two = design(question, referee=LogisticReferee, workers=2)
+    two = design(question, referee=LogisticReferee, execution=Execution(workers=2))
     assert one == again == two
     assert replace(question, seed=3) != question
 

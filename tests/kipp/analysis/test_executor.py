@@ -10,9 +10,8 @@ import sqlite3
 
 import pytest
 
-from kipp.analysis.difficulty import RoundModel
-from kipp.analysis.orders import parse_order
-from kipp.analysis.sweep import (
+from kipp.analysis.difficulty.sweeps import TuneRun, run_sweep
+from kipp.analysis.executor import (
     POOL_RESTARTS_PER_TASK,
     ExecutorError,
     InProcessExecutor,
@@ -21,7 +20,8 @@ from kipp.analysis.sweep import (
     open_executor,
     run_tasks,
 )
-from kipp.analysis.tune import TuneRun, run_sweep
+from kipp.analysis.orders import parse_order
+from kipp.analysis.rounds import RoundModel
 from sim.params import load_params
 
 ORDERS = [parse_order(t) for t in ("LLLLMMMMSSSS", "SMLSMLSMLSML", "SSSSMMMMLLLL")]
@@ -115,7 +115,7 @@ def test_chunk_size_keeps_workers_busy():
 
 
 def test_unreachable_scheduler_is_a_clear_error(monkeypatch):
-    monkeypatch.setattr("kipp.analysis.sweep.DASK_CONNECT_TIMEOUT_S", 1)
+    monkeypatch.setattr("kipp.analysis.executor.DASK_CONNECT_TIMEOUT_S", 1)
     with pytest.raises(ExecutorError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         with open_executor(1, "tcp://127.0.0.1:9"):
             pass

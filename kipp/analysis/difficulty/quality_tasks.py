@@ -1,5 +1,5 @@
 """The tasks of a physics-quality sweep, one small class per kind (the kinds are described in
-:mod:`kipp.analysis.physics_quality`).
+:mod:`kipp.analysis.difficulty.quality_sweep`).
 
 A task plays its rounds in a worker (:meth:`QualityTask.play`) and, back in the sweep's
 process, says what it adds to the results file's integer totals (:meth:`QualityTask.totals`,
@@ -23,9 +23,9 @@ from typing import ClassVar, Iterator
 
 import numpy as np
 
-from kipp.analysis.difficulty import RefereeSpec, cached_referee, play_round
-from kipp.analysis.multifidelity import Totals
-from kipp.analysis.quality_plan import METRICS, Plan, QualityRun, physics_anchors, sampled_orders
+from kipp.analysis.difficulty.quality_estimate import Totals
+from kipp.analysis.difficulty.quality_plan import METRICS, Plan, QualityRun, physics_anchors, sampled_orders
+from kipp.analysis.rounds import RefereeSpec, cached_referee, play_round
 from kipp.analysis.shared_rounds import OrderTree, order_tree, play_round_shared
 from kipp.players.bots import Bot
 from kipp.rules.config import GameConfig
@@ -76,7 +76,7 @@ class Played:
     completed: np.ndarray | list
 
     def of(self, metric: str) -> np.ndarray:
-        """The outcomes of ``metric`` (one of :data:`~kipp.analysis.quality_plan.METRICS`) as int64."""
+        """The outcomes of ``metric`` (one of :data:`~kipp.analysis.difficulty.quality_plan.METRICS`) as int64."""
         return np.asarray(getattr(self, metric), dtype=np.int64)
 
 
