@@ -350,15 +350,20 @@ def save_csv(rows, path: str, about: str) -> None:
 def sweep_errors(out: str | None = None) -> Iterator[None]:
     """Turn a results file or executor refusal during a sweep into the one-line CLI error.
 
-    A results file ``out`` that this run created is removed if the run fails (an
-    unreachable --scheduler, say): a refused run leaves nothing behind. One that existed
-    before is kept, as is one that holds the finished part of an interrupted run.
+    The run holds ``out``'s writer lock throughout (:func:`kipp.analysis.results_store.writer_lock`):
+    a second run on the same file is refused at once, before it touches anything. A results
+    file ``out`` that this run created is removed if the run fails (an unreachable
+    --scheduler, say): a refused run leaves nothing behind. One that existed before is kept,
+    as is one that holds the finished part of an interrupted run (a full disk, say).
     """
-    from kipp.analysis.results_store import ResultsFileError
+    from kipp.analysis.results_store import ResultsFileError, writer_lock
     from kipp.analysis.sweep import ExecutorError
 
     try:
-        with removed_on_error(out, keep=_holds_results):
+        with contextlib.ExitStack() as stack:
+            if out is not None:
+                stack.enter_context(writer_lock(out))
+            stack.enter_context(removed_on_error(out, keep=_holds_results))
             yield
     except ResultsFileError as error:
         raise UserError(f"--out: {error}") from None
