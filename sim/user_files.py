@@ -10,7 +10,8 @@ memory or ending in a traceback:
   socket) and a file larger than its bound, before reading it whole.
 - :func:`loads_json` parses JSON refusing nesting deeper than ``max_depth`` (Python's parser
   would end in ``RecursionError``), integers of more than :data:`MAX_DIGITS` digits (which
-  Python refuses past 4,300 with a bare ``ValueError``), ``NaN`` and ``Infinity``.
+  Python refuses past 4,300 with a bare ``ValueError``), ``NaN`` and ``Infinity``, and text
+  that is not Unicode (a lone surrogate, which nothing can print).
 - :func:`check_nesting` bounds an already parsed value (a TOML file's tables) the same way.
 
 >>> loads_json('{"barrels": [9, 12]}')
@@ -128,8 +129,9 @@ def loads_json(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
 
 
 def check_nesting(value: Any, max_depth: int = MAX_DEPTH) -> None:
-    """:class:`UserFileError` if lists and dicts in ``value`` nest deeper than ``max_depth``, or an
-    integer in it has more than :data:`MAX_DIGITS` digits (checked without recursion)."""
+    """:class:`UserFileError` if lists and dicts in ``value`` nest deeper than ``max_depth``, an
+    integer in it has more than :data:`MAX_DIGITS` digits, or a text is not Unicode (JSON's
+    ``"\\ud800"`` escape of half a character): checked without recursion."""
     stack = [(value, 0)]
     while stack:
         item, depth = stack.pop()
@@ -137,5 +139,18 @@ def check_nesting(value: Any, max_depth: int = MAX_DEPTH) -> None:
             if depth >= max_depth:
                 raise UserFileError(f"nested deeper than {max_depth} levels")
             stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+            if isinstance(item, dict):
+                stack.extend((key, depth) for key in item)
+        elif isinstance(item, str) and not is_unicode(item):
+            raise UserFileError(f"text that is not Unicode (a lone surrogate in {item[:20]!r})")
         elif isinstance(item, int) and not isinstance(item, bool) and abs(item) >= 10 ** MAX_DIGITS:
             raise UserFileError(f"a number with more than {MAX_DIGITS} digits")
+
+
+def is_unicode(text: str) -> bool:
+    """Is ``text`` Unicode that can be written out (no lone surrogate, which no encoder takes)?"""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
