@@ -181,12 +181,14 @@ def test_remembered_start_screen_choices(data, monkeypatch):
 
 
 OPTION_VALUES = {
-    "game": {"--players": ["abc", "0", "5", "Ann,Ben", ",", "nan", "\x00", "a" * 300, "1", "3"],
-             "--seed": ["-1", "x", "1" * 50, "7"], "--barrels": ["9", "12", "10", "9.0", ""],
+    "game": {"--players": ["abc", "0", "5", "Ann,Ben", ",", "nan", "\x00", "a" * 300, "1", "3", "1" * 5000],
+             "--seed": ["-1", "x", "1" * 50, "7"], "--barrels": ["9", "12", "10", "9.0", "", "1" * 5000],
              "--params": ["good.toml", "pipe", "/dev/zero", "missing.toml", "."], "--bots": ["skilled", "robot", ""],
              "--referee": ["fast", "nope", ""], "--json": None, "--half-turn": None, "--sea-dogs": None},
-    "tune": {"--orders": ["sample:2", "sample:0", "sample:x", "pipe", "missing.txt", "/dev/zero", "", "LMS"],
-             "--rounds": ["1", "3", "0", "-2", "x", "1" * 40, "٣"], "--find": ["hardest:1", "hardest:0", "x:1", ""],
+    "tune": {"--orders": ["sample:2", "sample:0", "sample:x", "pipe", "missing.txt", "/dev/zero", "", "LMS",
+                        "sample:" + "1" * 5000],
+             "--rounds": ["1", "3", "0", "-2", "x", "1" * 40, "٣"],
+             "--find": ["hardest:1", "hardest:0", "x:1", "", "easiest:" + "1" * 5000],
              "--out": ["r.sqlite", "", ".", "/dev/null", "missing/x.sqlite", "pipe"], "--barrels": ["9", "7"],
              "--sigma-mm": ["0", "21", "nan", "x"], "--wild": ["random", "joint", "x"], "--top": ["0", "2", "x"],
              "--params": ["good.toml", "pipe", "/dev/zero"], "--scheduler": ["nonsense"],

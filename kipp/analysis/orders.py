@@ -140,7 +140,7 @@ def resolve_orders(spec: str, barrels: int, seed: int) -> list[tuple[str, ...]]:
         return list(all_orders(barrels))
     if spec.startswith("sample:"):
         count = spec.removeprefix("sample:")
-        if not count.isdigit():
+        if not (count.isascii() and count.isdigit()) or len(count) > 9:
             raise OrderError(f"{spec!r}: expected sample:N with N a whole number")
         return sample_orders(int(count), barrels, seed)
     return read_orders_file(spec, barrels)

@@ -56,7 +56,7 @@ def parse_find(text: str, n_orders: int) -> Question:
     counts = {"hardest": 0, "easiest": 0}
     for part in (p.strip() for p in text.split(",") if p.strip()):
         name, _, count = part.partition(":")
-        if name not in counts or not count.isdigit() or int(count) < 1:
+        if name not in counts or not (count.isascii() and count.isdigit()) or len(count) > 9 or int(count) < 1:
             raise FindError(f"{part!r}: expected hardest:N or easiest:N with N a whole number >= 1")
         counts[name] = int(count)
     if not any(counts.values()):

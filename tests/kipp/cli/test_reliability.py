@@ -128,6 +128,16 @@ def test_a_killed_writer_leaves_no_lock_behind(tmp_path):
     assert _rows(out) == (120, 120)
 
 
+def test_a_results_file_a_writer_left_without_tables_is_started_afresh(tmp_path, monkeypatch):
+    """A writer killed between SQLite making the file and its first table leaves an empty file; the rerun
+    starts it afresh instead of refusing it as not a results file."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r.sqlite").write_bytes(b"")
+    result = CliRunner().invoke(main, [*FAST_TUNE, "--orders", "sample:3", "--out", "r.sqlite"])
+    assert result.exit_code == 0, result.output
+    assert _rows(tmp_path / "r.sqlite") == (3, 3)
+
+
 # --- a write that fails ---------------------------------------------------------------------------------
 
 
