@@ -61,7 +61,7 @@ def read_user_file(path: str | Path, what: str, max_bytes: int) -> bytes:
         if stat.S_ISDIR(mode):
             raise UserFileError(f"is a folder, not a {what}")
         if not stat.S_ISREG(mode):
-            raise UserFileError(f"is {_kind(mode)}, not a {what} (give a regular file)")
+            raise UserFileError(f"is {_kind(mode)}, not a {what}")
         chunks, size = [], 0
         while size <= max_bytes:
             chunk = os.read(fd, max_bytes + 1 - size)

@@ -207,7 +207,9 @@ def _check_remembered(data) -> None:
 
 def _set_aside(path: Path, problem: str, notice: Callable[[str], None]) -> None:
     """Rename the unusable remembered set-up ``path`` out of the way and say so in one line."""
-    aside = path.with_name(f"{path.name}.bad-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}")
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    names = (path.with_name(f"{path.name}.bad-{stamp}" + (f"-{n}" if n else "")) for n in range(1000))
+    aside = next(name for name in names if not os.path.lexists(name))  # never over one set aside before
     try:
         os.replace(path, aside)
     except OSError as error:
