@@ -166,7 +166,7 @@ def test_a_full_disk_ends_in_one_line_and_the_file_resumes_to_the_same_results(t
     clean = CliRunner().invoke(main, [*FAST_TUNE, "--out", "clean.sqlite"])
     assert clean.exit_code == 0, clean.output
     with monkeypatch.context() as patch:
-        _capped(patch, 6)
+        _capped(patch, 5)
         full = CliRunner().invoke(main, [*FAST_TUNE, "--out", "r.sqlite"])
     assert full.exit_code == 2, full.output
     _one_error_line(full.output, "r.sqlite", "database or disk is full", "rerun")
