@@ -6,6 +6,7 @@ rounds, ``--players abc``) say what they are."""
 from __future__ import annotations
 
 import os
+import resource
 import sqlite3
 import subprocess
 import sys
@@ -95,6 +96,11 @@ INPUTS = {  # a FIFO or a device in the place of each input file
 }
 
 
+def _at_most_2_gb() -> None:
+    """A reader that read /dev/zero whole would take all the machine's memory: stop it at 2 GB instead."""
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
 @pytest.mark.parametrize("kind", ["fifo", "device"])
 @pytest.mark.parametrize("name", list(INPUTS))
 def test_a_fifo_or_a_device_as_an_input_file_is_refused_at_once(folder, name, kind):
@@ -105,7 +111,7 @@ def test_a_fifo_or_a_device_as_an_input_file_is_refused_at_once(folder, name, ki
         path = "/dev/zero"
     (folder / "m.toml").write_text("")
     result = subprocess.run([sys.executable, "-m", "kipp", *INPUTS[name](path)], capture_output=True, text=True,
-                            timeout=30, cwd=folder, env=_environment())
+                            timeout=30, cwd=folder, env=_environment(), preexec_fn=_at_most_2_gb)
     assert result.returncode == 2, result.stderr
     _one_error_line(result.stderr, path, "a FIFO" if kind == "fifo" else "a device")
 
