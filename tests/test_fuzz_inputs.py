@@ -71,13 +71,13 @@ def _assert_consistent(path: Path) -> None:
 
 
 def _mutated_toml(text: str, data) -> str:
-    """``text`` with a few values (or whole lines) replaced by hostile ones."""
+    """``text`` with a few values replaced by hostile ones."""
     lines = text.splitlines()
+    values = [i for i, line in enumerate(lines) if "=" in line and not line.lstrip().startswith("#")]
     for _ in range(data.draw(st.integers(1, 3), label="changes")):
-        i = data.draw(st.integers(0, len(lines) - 1), label="line")
-        value = data.draw(st.sampled_from(HOSTILE) | st.text(max_size=12), label="value")
-        key, equals, _old = lines[i].partition("=")
-        lines[i] = f"{key}= {value}" if equals and data.draw(st.booleans(), label="value only") else value
+        i = data.draw(st.sampled_from(values), label="line")
+        value = data.draw(st.sampled_from(HOSTILE), label="value")
+        lines[i] = f"{lines[i].partition('=')[0]}= {value}"
     return "\n".join(lines) + "\n"
 
 
@@ -88,7 +88,7 @@ def recording() -> str:
     return result.output
 
 
-@FUZZ
+@settings(FUZZ, max_examples=25)
 @given(data=st.data())
 def test_parameter_files(data):
     from sim.params import default_params_text
@@ -98,7 +98,7 @@ def test_parameter_files(data):
         _assert_clean(CliRunner().invoke(main, ["params", "--params", "p.toml"]))
 
 
-@FUZZ
+@settings(FUZZ, max_examples=25)
 @given(data=st.data())
 def test_measurement_files(data):
     from calibration import MeasurementError, load_measurements
@@ -173,11 +173,10 @@ def test_remembered_start_screen_choices(data, monkeypatch):
         path = setup_path()
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8", errors="replace")
-        notices: list[str] = []
-        setup = load_setup(notice=notices.append)
+        setup = load_setup()
         setup.config()  # what starting the game does with it
         assert type(setup.barrels) is int and all(seat.name.isprintable() for seat in setup.seats)
-        assert len(notices) <= 1 and (not notices or not path.exists())
+        assert not path.exists() or setup == GameSetup.from_json(text)  # a file not used whole is set aside
 
 
 OPTION_VALUES = {
