@@ -127,8 +127,10 @@ class ResultsStore:
             raise ResultsFileError(f"{path}: no such results file")
         db, meta = _connect(path, existing=True)
         try:
-            columns = [(row[1], row[2]) for row in db.execute("PRAGMA table_info(results)")][1:]
-            store = cls(db, path, columns)
+            store = cls(db, path, [])
+            with store._reading():
+                columns = [(row[1], row[2]) for row in db.execute("PRAGMA table_info(results)")][1:]
+            store.columns = tuple(name for name, _ in columns)
             store._check_kind(meta, kind)
         except BaseException:
             db.close()
@@ -145,7 +147,9 @@ class ResultsStore:
                 ("options", json.dumps(options, sort_keys=True))])
 
     def _check_kind(self, meta: dict, kind: str) -> None:
-        if meta.get("kind") != kind or meta.get("schema") != str(SCHEMA_VERSION) or "options" not in meta:
+        if "options" not in meta:
+            raise ResultsFileError(f"{self.path}: not a results file of ours (it stores no options); use another --out")
+        if meta.get("kind") != kind or meta.get("schema") != str(SCHEMA_VERSION):
             raise ResultsFileError(f"{self.path}: holds {meta.get('kind', 'something else')!r} results "
                                    f"(schema {meta.get('schema')}), not {kind!r}; use another --out")
 
