@@ -9,8 +9,10 @@ its own subclass (``ParamsError``, ``MeasurementError``) so callers can tell the
 :func:`raising` turns every error raised inside it into that subclass, with the file's
 name in front.
 
-A file is refused before it is parsed if it cannot be read, is a folder, is larger than
-:data:`MAX_FILE_BYTES` or is not UTF-8 text. A value is checked by a spec:
+A file is refused before it is parsed if it cannot be read, is not a regular file (a
+folder, a FIFO, a device: :func:`sim.user_files.read_user_file`), is larger than
+:data:`MAX_FILE_BYTES` or is not UTF-8 text; after parsing, if it nests deeper or holds
+longer numbers than :mod:`sim.user_files` allows. A value is checked by a spec:
 :class:`Number` (finite; an integer if asked; a sign rule whose message stays the plain
 ``must be > 0``; then a plausible range), :class:`OneOf`, :class:`Text`; a schema is a
 dict of specs and sub-schemas, and :class:`EachTable` stands for tables of any name
@@ -41,6 +43,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
+
+from sim.user_files import UserFileError, check_nesting, read_user_file
 
 POSITIVE = "positive"
 NON_NEGATIVE = "non-negative"
@@ -80,16 +84,10 @@ def read_toml(path: str | Path, what: str) -> dict:
 
     ``what`` names the kind of file in the message ("parameter file").
     """
-    path = Path(path)
-    if path.is_dir():
-        raise TomlError(f"is a folder, not a {what}", path)
     try:
-        with path.open("rb") as file:
-            data = file.read(MAX_FILE_BYTES + 1)
-    except OSError as error:
-        raise TomlError(f"cannot read {what} ({error.strerror or error})", path) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise TomlError(f"larger than {MAX_FILE_BYTES // 1_000_000} MB: not a {what}", path)
+        data = read_user_file(path, what, MAX_FILE_BYTES)
+    except UserFileError as error:
+        raise TomlError(str(error), path) from None
     return loads_toml(data, path)
 
 
@@ -102,9 +100,18 @@ def loads_toml(data: bytes | str, source: str | Path | None = None) -> dict:
             raise TomlError(f"not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start}); "
                             "save it as UTF-8", source) from None
     try:
-        return tomllib.loads(data)
+        tables = tomllib.loads(data)
     except tomllib.TOMLDecodeError as error:
         raise TomlError(f"not valid TOML ({error})", source) from None
+    except RecursionError:
+        raise TomlError("not valid TOML (nested too deeply)", source) from None
+    except ValueError as error:  # an integer past Python's 4,300 digits
+        raise TomlError(f"not valid TOML ({error})", source) from None
+    try:
+        check_nesting(tables)
+    except UserFileError as error:
+        raise TomlError(f"not a file of ours ({error})", source) from None
+    return tables
 
 
 # --- value specs ------------------------------------------------------------------

@@ -3,8 +3,9 @@
 A :class:`GameSetup` is what ``kipp play``'s options say and what the start screen shows; it
 makes the game's :class:`~kipp.rules.config.GameConfig` and its bots. The last set-up
 started is remembered between launches in the user's configuration folder
-(:func:`setup_path`, via ``platformdirs``); a missing or unreadable file gives the default
-set-up (you and a casual bot), never an error.
+(:func:`setup_path`, via ``platformdirs``); a missing file gives the default set-up (you and a
+casual bot), and so does an unusable one, which :func:`load_setup` sets aside with a notice,
+never an error.
 
 >>> setup = GameSetup(seats=(Seat(SeatKind.PERSON, "Ann"), Seat(SeatKind.BOT, model="skilled")))
 >>> setup.config().players
@@ -17,8 +18,12 @@ from __future__ import annotations
 
 import enum
 import json
+import os
+import sys
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Callable
 
 from kipp.players.models import DEFAULT_MODEL, MODELS, make_bot
 from kipp.rules.config import MAX_PLAYERS, GameConfig
@@ -146,12 +151,73 @@ def setup_path() -> Path:
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / SETUP_FILE
 
 
-def load_setup() -> GameSetup:
-    """The set-up started last (the default set-up if none was saved or the file is unreadable)."""
-    try:
-        return GameSetup.from_json(setup_path().read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):
+MAX_SETUP_BYTES = 64_000
+"""The remembered set-up is a few hundred bytes; a larger file is not one."""
+
+
+def load_setup(notice: Callable[[str], None] | None = None) -> GameSetup:
+    """The set-up started last (the default set-up if none was saved).
+
+    A file that is not one :func:`save_setup` wrote (not a regular file, such as a FIFO; larger
+    than :data:`MAX_SETUP_BYTES`; not UTF-8 JSON of bounded nesting and numbers; a value of
+    another type: barrels other than the whole numbers 9 or 12, a name that is not printable
+    text, ...) is set aside, renamed ``start.json.bad-<UTC time>``, and ``notice`` (default: a
+    line on stderr) says so: the start screen opens with the defaults, and later launches do
+    not trip over the same file again.
+    """
+    from sim.user_files import UserFileError, loads_json, read_user_file
+
+    path = setup_path()
+    if not os.path.lexists(path):
         return GameSetup()
+    try:
+        text = read_user_file(path, "file of remembered choices", MAX_SETUP_BYTES).decode("utf-8")
+        _check_remembered(loads_json(text))
+    except (UserFileError, UnicodeDecodeError) as error:
+        _set_aside(path, str(error), notice or (lambda line: print(line, file=sys.stderr)))
+        return GameSetup()
+    return GameSetup.from_json(text)
+
+
+def _check_remembered(data) -> None:
+    """Raise :class:`~sim.user_files.UserFileError` unless ``data`` has the shape :meth:`GameSetup.to_json` writes."""
+    from sim.user_files import UserFileError
+
+    if not isinstance(data, dict):
+        raise UserFileError("not a JSON object")
+    seats = data.get("seats", [])
+    if not isinstance(seats, list) or len(seats) > MAX_PLAYERS:
+        raise UserFileError(f"seats: expected a list of at most {MAX_PLAYERS} seats")
+    kinds = {kind.value for kind in SeatKind}
+    for i, seat in enumerate(seats):
+        if not isinstance(seat, dict) or seat.get("kind") not in kinds:
+            raise UserFileError(f"seats[{i}]: expected a seat of kind {', '.join(sorted(kinds))}")
+        name = seat.get("name", "")
+        if not isinstance(name, str) or not name.isprintable():
+            raise UserFileError(f"seats[{i}].name: expected printable text, got {name!r}")
+        if seat.get("model", DEFAULT_MODEL) not in MODELS:
+            raise UserFileError(f"seats[{i}].model: expected one of {', '.join(MODELS)}")
+    barrels = data.get("barrels", 12)
+    if type(barrels) is not int or barrels not in (9, 12):
+        raise UserFileError(f"barrels: expected 9 or 12, got {barrels!r}")
+    for flag in ("half_turn", "sea_dogs", "hints", "confirm"):
+        if type(data.get(flag, False)) is not bool:
+            raise UserFileError(f"{flag}: expected true or false, got {data[flag]!r}")
+
+
+def _set_aside(path: Path, problem: str, notice: Callable[[str], None]) -> None:
+    """Rename the unusable remembered set-up ``path`` out of the way and say so in one line."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    names = (path.with_name(f"{path.name}.bad-{stamp}" + (f"-{n}" if n else "")) for n in range(1000))
+    aside = next(name for name in names if not os.path.lexists(name))  # never over one set aside before
+    try:
+        os.replace(path, aside)
+    except OSError as error:
+        notice(f"kipp: the remembered start-screen choices {path} are unusable ({problem}) and could not be "
+               f"set aside ({error.strerror or error}); starting with the defaults")
+        return
+    notice(f"kipp: the remembered start-screen choices {path} were unusable ({problem}); set aside as "
+           f"{aside.name}, starting with the defaults")
 
 
 def save_setup(setup: GameSetup) -> None:

@@ -17,6 +17,14 @@ results never having reached the caller; a task in flight at more than
 (its scheduler reschedules a dead worker's tasks, up to ``distributed.scheduler.allowed-failures``
 times).
 
+Pool workers end with the command that started them, whatever ends it: SIGTERM and Ctrl-C
+unwind into :meth:`WorkerPool.terminate`, and a command killed outright (SIGKILL, the
+out-of-memory killer), which runs no code of its own, takes its workers with it through
+:func:`end_with_parent`, every worker's initializer: on Linux the kernel sends the worker
+SIGKILL when the thread that started it ends (``prctl(PR_SET_PDEATHSIG)``; the pool is
+driven from the thread that calls :func:`run_tasks`, and workers are started only from
+there), and elsewhere a watcher thread in the worker ends it once its parent is gone.
+
 Reproducibility does not come from here: every random stream a task uses is derived from
 the root seed and the *item* being simulated (a round index, a game index), never from
 the chunk, the worker or the order in which results come back (:mod:`sim.seeds`).
@@ -29,6 +37,9 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import sys
+import threading
+import time
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
@@ -122,7 +133,8 @@ class WorkerPool(cf.Executor):
         self._pool = self._new()
 
     def _new(self) -> cf.ProcessPoolExecutor:
-        return cf.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return cf.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                      initializer=end_with_parent, initargs=(os.getpid(),))
 
     def submit(self, fn, /, *args, **kwargs) -> cf.Future:
         return self._pool.submit(fn, *args, **kwargs)
@@ -150,6 +162,44 @@ class WorkerPool(cf.Executor):
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+PR_SET_PDEATHSIG = 1
+"""Linux ``prctl`` option: the signal a process gets when the thread that started it ends."""
+PARENT_POLL_S = 0.5
+"""Where the kernel cannot be asked to signal the worker: how often it checks its parent is alive, seconds."""
+
+
+def end_with_parent(parent_pid: int) -> None:
+    """Make this worker process end when ``parent_pid``, which started it, ends (a pool's initializer).
+
+    Linux: ``prctl(PR_SET_PDEATHSIG, SIGKILL)`` through ctypes, then a check that the parent
+    did not die before that call (the worker would then have been adopted already). Other
+    systems: a daemon thread that ends the worker once its parent pid changes.
+    """
+    if not _kill_me_with_parent():
+        threading.Thread(target=_watch_parent, args=(parent_pid,), name="end-with-parent", daemon=True).start()
+    if os.getppid() != parent_pid:
+        os._exit(1)
+
+
+def _kill_me_with_parent() -> bool:
+    """Ask the Linux kernel for SIGKILL when the parent goes; False where that cannot be asked."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent_pid: int) -> None:
+    while os.getppid() == parent_pid:
+        time.sleep(PARENT_POLL_S)
+    os._exit(1)
 
 
 @contextlib.contextmanager

@@ -23,6 +23,10 @@ import numpy as np
 
 from kipp.rules.config import GameConfig, distinct_lines
 from sim.seeds import stream
+from sim.user_files import UserFileError, read_user_file
+
+MAX_ORDERS_FILE_BYTES = 10_000_000
+"""Every distinct order of twelve barrels fits in half a megabyte; a larger file is not a list of orders."""
 
 LETTERS = {"L": "large", "M": "medium", "S": "small"}
 """Order letters -> barrel sizes of the catalogue."""
@@ -87,9 +91,13 @@ def read_orders_file(path: str | Path, barrels: int) -> list[tuple[str, ...]]:
     """Orders from a file: one per line; blank lines and ``#`` comments are skipped.
 
     Raises :class:`OrderError` naming the file and line of the first bad or repeated
-    order, or an empty file; ``OSError`` if it cannot be read.
+    order, an empty file, or one that cannot be read (or is not a regular file of at most
+    :data:`MAX_ORDERS_FILE_BYTES`); ``UnicodeDecodeError`` if it is not UTF-8.
     """
-    text = Path(path).read_text(encoding="utf-8")
+    try:  # a regular file of bounded size (a FIFO would block the read for ever)
+        text = read_user_file(path, "file of orders", MAX_ORDERS_FILE_BYTES).decode("utf-8")
+    except UserFileError as error:
+        raise OrderError(f"cannot read {path} ({error})") from None
     orders: list[tuple[str, ...]] = []
     seen: dict[tuple[str, ...], int] = {}
     for number, line in enumerate(text.splitlines(), start=1):
@@ -132,7 +140,7 @@ def resolve_orders(spec: str, barrels: int, seed: int) -> list[tuple[str, ...]]:
         return list(all_orders(barrels))
     if spec.startswith("sample:"):
         count = spec.removeprefix("sample:")
-        if not count.isdigit():
+        if not (count.isascii() and count.isdigit()) or len(count) > 9:
             raise OrderError(f"{spec!r}: expected sample:N with N a whole number")
         return sample_orders(int(count), barrels, seed)
     return read_orders_file(spec, barrels)

@@ -29,7 +29,8 @@ from sim.params import Params, load_params
               help="Bots per game (1-4).")
 @sweep_options
 @click.option("--out", default=None, metavar="FILE.sqlite",
-              help="Results file, written as games finish; rerun with the same file to resume "
+              help="Results file, written as games finish (by one run at a time: a second run on it is refused); "
+                   "rerun with the same file to resume "
                    "(or with more --games to extend it).")
 @click.option("--plot", default=None, metavar="FILE.png", help="Plot every metric per arm with its interval.")
 @player_model_option("--player", "How every bot plays:")

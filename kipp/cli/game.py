@@ -38,8 +38,10 @@ def bot_names(players: int | tuple[str, ...]) -> tuple[str, ...]:
 
 @click.command()
 @click.option("--players", default="2", show_default=True, metavar="N|NAMES",
-              help='How many players (1-4), or their names: "Ann,Ben". Every seat is played by a bot; '
-                   "names only label the bots (people play with `kipp play`). A name must not be a number.")
+              help='How many players (1-4), or their names separated by commas: "Ann,Ben" is two players, and '
+                   'one name ("Ann") is a one-player game (for practice). Every seat is played '
+                   "by a bot; names only label the bots (people play with `kipp play`). A name must not be a "
+                   "number.")
 @seed_option
 @barrels_option
 @click.option("--half-turn", is_flag=True, help="Sailors turn half a revolution (younger sailors).")

@@ -4,13 +4,20 @@ Subcommands are imported lazily so that ``kipp --help`` stays fast and a subcomm
 heavy imports (pymunk, pygame, scipy) load only when it runs. User mistakes exit with
 code 2 and one clear line, never a traceback: click's own usage errors (an unknown option,
 a value out of range) included, which click would print as four lines (usage, hint, blank,
-error).
+error). So does a failure of the system to do what the command asked (an ``OSError`` no
+command turned into its own message): a full disk under the standard output
+(``kipp game --json > /dev/full``), a file that vanished; a standard output that cannot be
+written is then let go (pointed at ``/dev/null``), so that Python's exit does not fail on it
+a second time.
 """
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
 import signal
+import sys
 
 import click
 
@@ -38,6 +45,48 @@ def _one_line(error: click.UsageError) -> click.ClickException:
     return UserError(f"{where}: {message}")
 
 
+def _system_error(ctx: click.Context, error: OSError) -> click.ClickException:
+    """An ``OSError`` that reached the top as one ``Error: <command>: <what failed>`` line (exit 2)."""
+    from kipp.cli.options import UserError
+
+    where = ctx.invoked_subcommand and f"{ctx.command_path} {ctx.invoked_subcommand}" or ctx.command_path
+    reason = error.strerror or str(error)
+    if _stdout_broken() or (error.filename is None and _raised_by_echo(error)):
+        return UserError(f"{where}: cannot write the standard output ({reason})")
+    if error.filename is None:
+        return UserError(f"{where}: failed ({reason})")
+    return UserError(f"{where}: cannot use {error.filename} ({reason})")
+
+
+def _raised_by_echo(error: BaseException) -> bool:
+    """Was ``error`` raised inside ``click.echo`` (writing the standard output)?"""
+    trace = error.__traceback__
+    while trace is not None:
+        code = trace.tb_frame.f_code
+        if code.co_name == "echo" and code.co_filename.endswith(os.path.join("click", "utils.py")):
+            return True
+        trace = trace.tb_next
+    return False
+
+
+def _stdout_broken() -> bool:
+    """Does the standard output refuse what is written to it? If so it is pointed at /dev/null,
+    so that what is left in its buffer does not fail again (and loudly) when Python exits."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        pass
+    else:
+        return False
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # not a file (a test's capture)
+        pass
+    return True
+
+
 class _LazyGroup(click.Group):
     """Subcommands imported on demand; usage errors on one line (the contract of every
     subcommand: bad input gets one ``Error: ...`` line and exit code 2, never a traceback)."""
@@ -57,6 +106,10 @@ class _LazyGroup(click.Group):
             raise
         except click.UsageError as error:
             raise _one_line(error) from None
+        except OSError as error:
+            if error.errno == errno.EPIPE:
+                raise  # a reader that went away (`kipp game | head`): click's own quiet exit
+            raise _system_error(ctx, error) from None
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(_SUBCOMMANDS)

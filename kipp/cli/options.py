@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 import click
 
-from kipp.rules.config import BARREL_COUNTS, ConfigError, GameConfig, check_player_count
+from kipp.rules.config import BARREL_COUNTS, MAX_PLAYERS, ConfigError, GameConfig, check_player_count
 from sim.params import Params, ParamsError, load_params
 from sim.referees import make_referee as _referee_by_name
 from sim.referees import referee_names
@@ -86,6 +86,8 @@ def parse_players(text: str, option: str = "--players") -> int | tuple[str, ...]
     """
     text = text.strip()
     if _COUNT.fullmatch(text):
+        if len(text) > MAX_DIGITS:
+            raise UserError(f"{option}: a game has 1 to {MAX_PLAYERS} players, got a number of {len(text):,} digits")
         return player_count(int(text))
     names = tuple(name.strip() for name in text.split(","))
     if not text or any(not name for name in names):
@@ -213,7 +215,7 @@ seed_option = click.option(
 
 def _barrels(ctx: click.Context, param: click.Parameter, value) -> int:
     text = str(value).strip()
-    if not text.isdigit() or int(text) not in BARREL_COUNTS:
+    if not (text.isascii() and text.isdigit()) or len(text) > 3 or int(text) not in BARREL_COUNTS:
         raise UserError(f"--barrels: expected {' or '.join(map(str, BARREL_COUNTS))}, got {value!r}")
     return int(text)
 
@@ -291,6 +293,10 @@ MAX_WORKERS = 256
 """``--workers`` at most (each is a process with its own copy of the physics)."""
 
 
+MAX_DIGITS = 18
+"""Digits of a whole-number option at most (a count of rounds, games, workers)."""
+
+
 def whole_number(option: str, minimum: int, maximum: int | None = None):
     """A click callback: ``option`` must be a whole number >= ``minimum`` (and <= ``maximum``;
     one-line error)."""
@@ -298,6 +304,9 @@ def whole_number(option: str, minimum: int, maximum: int | None = None):
         if value is None:
             return None
         text = str(value).strip()
+        if len(text) > MAX_DIGITS:  # Python refuses past 4,300 digits; no count needs more than a few
+            raise UserError(f"{option}: expected a whole number of at most {MAX_DIGITS} digits, got "
+                            f"{len(text):,} characters")
         if not (text.isascii() and text.isdigit()) or int(text) < minimum:
             raise UserError(f"{option}: expected a whole number >= {minimum}, got {value!r}")
         if maximum is not None and int(text) > maximum:
@@ -350,15 +359,20 @@ def save_csv(rows, path: str, about: str) -> None:
 def sweep_errors(out: str | None = None) -> Iterator[None]:
     """Turn a results file or executor refusal during a sweep into the one-line CLI error.
 
-    A results file ``out`` that this run created is removed if the run fails (an
-    unreachable --scheduler, say): a refused run leaves nothing behind. One that existed
-    before is kept, as is one that holds the finished part of an interrupted run.
+    The run holds ``out``'s writer lock throughout (:func:`kipp.analysis.results_store.writer_lock`):
+    a second run on the same file is refused at once, before it touches anything. A results
+    file ``out`` that this run created is removed if the run fails (an unreachable
+    --scheduler, say): a refused run leaves nothing behind. One that existed before is kept,
+    as is one that holds the finished part of an interrupted run (a full disk, say).
     """
     from kipp.analysis.executor import ExecutorError
-    from kipp.analysis.results_store import ResultsFileError
+    from kipp.analysis.results_store import ResultsFileError, writer_lock
 
     try:
-        with removed_on_error(out, keep=_holds_results):
+        with contextlib.ExitStack() as stack:
+            if out is not None:
+                stack.enter_context(writer_lock(out))
+            stack.enter_context(removed_on_error(out, keep=_holds_results))
             yield
     except ResultsFileError as error:
         raise UserError(f"--out: {error}") from None

@@ -72,7 +72,8 @@ def parse_bot_models(text: str) -> tuple[tuple[str, ...], tuple[int, ...], dict[
               help='Comma-separated names in seating order; "bot" makes a bot: "Ann,Ben,bot" (1-4 players), '
                    '"bot:MODEL" a bot of a player model: "Ann,bot:skilled,bot:novice" (novice, casual, skilled, '
                    'expert; see `kipp game --help`; a bare bot is casual). '
-                   'A count N is you and N-1 bots: 3 is "You,bot,bot". A name must not be a number.')
+                   'A count N is you and N-1 bots: 3 is "You,bot,bot"; one name ("Ann") is a one-player game. '
+                   "A name must not be a number.")
 @barrels_option
 @click.option("--half-turn", is_flag=True, help="Sailors turn half a revolution (younger sailors).")
 @click.option("--sea-dogs", is_flag=True, help="Old Sea Dogs: passing allowed, a crash costs 2 chips.")

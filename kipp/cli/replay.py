@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from kipp.cli import options
@@ -85,15 +83,19 @@ def check_recording(file: str, events: list[dict], params: Params):
         raise UserError(f"{file}: {error}") from None
 
 
+MAX_RECORDING_BYTES = 20_000_000
+"""A recording is one game, a few hundred lines of JSON; a file larger than this is not one."""
+
+
 def read_recording(file: str) -> list[dict]:
-    """The events of the transcript ``file``; :class:`UserError` if it cannot be read as one."""
-    path = Path(file)
-    if path.is_dir():
-        raise UserError(f"{file}: is a folder, not a recording (a file of `kipp game --json`)")
+    """The events of the transcript ``file``; :class:`UserError` if it cannot be read as one (a folder,
+    a FIFO or a device, a file larger than :data:`MAX_RECORDING_BYTES`, not UTF-8, not a transcript)."""
+    from sim.user_files import UserFileError, read_user_file
+
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise UserError(f"{file}: cannot read ({error.strerror or error})") from None
+        data = read_user_file(file, "recording (a file of `kipp game --json`)", MAX_RECORDING_BYTES)
+    except UserFileError as error:
+        raise UserError(f"{file}: {error}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -186,7 +186,8 @@ def _orders(spec: str, barrels: int, seed: int) -> list[tuple[str, ...]]:
                    "a random one, or (balance aim only) the one chosen with the aim [default: the model's].")
 @_tune_options
 @click.option("--out", default=None, metavar="FILE.sqlite",
-              help="Results file, written as orders finish; rerun with the same file to resume.")
+              help="Results file, written as orders finish (by one run at a time: a second run on it is refused); "
+                   "rerun with the same file to resume.")
 @click.option("--plot", default=None, metavar="FILE.png", help="Plot the distribution of difficulty and "
               "difficulty against the mean position of the large barrels.")
 @click.option("--csv", "csv_out", default=None, metavar="FILE.csv[.gz]",

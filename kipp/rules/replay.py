@@ -63,6 +63,8 @@ def config_from_header(header: dict) -> GameConfig:
     players = header.get("players")
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
         raise _bad_header(header, f"players must be a list of names, got {json.dumps(players)}")
+    if not all(name.isprintable() for name in players):  # a NUL, a line break: no name to print or draw
+        raise _bad_header(header, f"players must be printable names, got {json.dumps(players)}")
     variant = header.get("variant")
     if not isinstance(variant, dict):
         raise _bad_header(header, f"variant must be an object, got {json.dumps(variant)}")

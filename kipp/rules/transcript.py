@@ -27,6 +27,7 @@ import json
 from typing import Iterable, Iterator
 
 from kipp.language import SOURCE_LANGUAGE, Language
+from sim.user_files import UserFileError, loads_json
 
 EVENTS = ("game_start", "round_start", "roll", "pass", "place", "turn", "crash", "round_end",
           "award", "game_end")
@@ -60,9 +61,9 @@ def parse_json_lines(text: str, source: str = "transcript") -> list[dict]:
         if not line.strip():
             continue
         try:
-            event = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise TranscriptError(f"{source} line {number}: not JSON ({error.msg})") from None
+            event = loads_json(line)  # bounded: nesting, number lengths (sim.user_files)
+        except UserFileError as error:
+            raise TranscriptError(f"{source} line {number}: {error}") from None
         if not isinstance(event, dict) or event.get("event") not in EVENTS:
             raise TranscriptError(f"{source} line {number}: not an event of the transcript vocabulary")
         event["_line"] = number

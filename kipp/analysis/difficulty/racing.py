@@ -56,7 +56,7 @@ def parse_find(text: str, n_orders: int) -> Question:
     counts = {"hardest": 0, "easiest": 0}
     for part in (p.strip() for p in text.split(",") if p.strip()):
         name, _, count = part.partition(":")
-        if name not in counts or not count.isdigit() or int(count) < 1:
+        if name not in counts or not (count.isascii() and count.isdigit()) or len(count) > 9 or int(count) < 1:
             raise FindError(f"{part!r}: expected hardest:N or easiest:N with N a whole number >= 1")
         counts[name] = int(count)
     if not any(counts.values()):
@@ -86,6 +86,9 @@ class RaceResult:
     playing the rounds the race's finalists played."""
     batches: list[tuple[int, int]] = field(default_factory=list)
     """(rounds so far, orders in the race) after each batch."""
+    undecided: dict[str, list[int]] = field(default_factory=dict)
+    """Per list ("hardest", "easiest") that is not sure: the orders left out of it that its
+    orders are not separated from (still in the race for it when the race stopped)."""
 
 
 def race(n_orders: int, play: Callable[[np.ndarray, range], np.ndarray], question: Question, *,
@@ -128,7 +131,10 @@ def race(n_orders: int, play: Callable[[np.ndarray, range], np.ndarray], questio
     hardest = [int(alive[j]) for j in hard]
     easiest = [int(alive[j]) for j in easy][::-1]
     means = {int(alive[j]): mean_interval(history[:, j].tolist(), low=0.0, high=most) for j in (*hard, *easy)}
-    return RaceResult(hardest, easiest, sure, left, means, played, rounds * n_orders, batches)
+    undecided = {name: [int(alive[j]) for j in np.flatnonzero(kept) if j not in chosen]
+                 for name, kept, chosen, decided in (("hardest", keep_hard, set(hard), hard_sure),
+                                                     ("easiest", keep_easy, set(easy), easy_sure)) if not decided}
+    return RaceResult(hardest, easiest, sure, left, means, played, rounds * n_orders, batches, undecided)
 
 
 def _field_side(history: np.ndarray, field: np.ndarray, z: float, wanted: int, tolerance: float,
@@ -215,19 +221,34 @@ def race_orders(orders, model, referee, params, seed: int, question: Question, *
         return race(len(orders), play, question, max_rounds=max_rounds, on_batch=report)
 
 
-def format_race(result: RaceResult, orders) -> str:
-    """The terminal report of a race: sure or not, its cost against a uniform sweep, the lists found."""
+def format_race(result: RaceResult, orders, *, shown_rivals: int = 5) -> str:
+    """The terminal report of a race: sure or not, its cost against a uniform sweep, the lists found.
+
+    A list the race could not decide is reported as not found: its orders are the likeliest so
+    far, and the report says how many orders they are not separated from (naming the first
+    ``shown_rivals``), rather than presenting them as the answer."""
     from kipp.analysis.orders import order_text
 
     verdict = "sure at 95% confidence" if result.sure else "NOT sure: the round limit came first"
     lines = [f"Race {verdict}: {result.rounds_played:,} order-rounds played; a uniform sweep to the same "
              f"confidence needs {result.uniform_rounds:,} ({result.uniform_rounds / result.rounds_played:.1f}x)."]
-    for title, chosen in (("Hardest (fewest barrels stacked), hardest first", result.hardest),
-                          ("Easiest, easiest last", result.easiest)):
-        if chosen:
-            lines += ["", f"{title}:"]
-            for i in chosen:
-                mean, low, high = result.means[i]
-                lines.append(f"  {order_text(orders[i])}  {mean:5.2f} [{low:.2f}, {high:.2f}] barrels stacked over "
-                             f"{result.rounds_per_order[i]} rounds")
+    for name, title, ranked, chosen in (("hardest", "Hardest (fewest barrels stacked)", "hardest first",
+                                         result.hardest), ("easiest", "Easiest", "easiest last", result.easiest)):
+        if not chosen:
+            continue
+        rivals = result.undecided.get(name)
+        if rivals is None:
+            lines += ["", f"{title}, {ranked}:"]
+        else:
+            rounds = max(result.rounds_per_order[i] for i in chosen)
+            named = ", ".join(order_text(orders[i]) for i in rivals[:shown_rivals])
+            more = f" and {len(rivals) - shown_rivals:,} more" if len(rivals) > shown_rivals else ""
+            lines += ["", f"{title}: NOT found in {rounds:,} rounds per order. The {len(chosen)} likeliest so far "
+                          f"({ranked}) are not separated at 95% confidence from {len(rivals):,} other "
+                          f"order{'s' if len(rivals) != 1 else ''} still in doubt ({named}{more}); more --rounds "
+                          "decide it:"]
+        for i in chosen:
+            mean, low, high = result.means[i]
+            lines.append(f"  {order_text(orders[i])}  {mean:5.2f} [{low:.2f}, {high:.2f}] barrels stacked over "
+                         f"{result.rounds_per_order[i]} rounds{'' if rivals is None else ', in doubt'}")
     return "\n".join(lines)

@@ -77,7 +77,7 @@ ROWS = [
     ("measurements-stray-byte", ["calibrate", "stray.toml", "--out", "o.toml"],
      "stray.toml: not UTF-8 text (byte 0xe9 at offset 25)"),
     ("params-is-a-folder", ["game", "--params", "adir", *FAST], "--params: adir: is a folder, not a parameter file"),
-    ("params-huge", ["params", "--params", "/dev/zero"], "/dev/zero: larger than 1 MB"),
+    ("params-device", ["params", "--params", "/dev/zero"], "/dev/zero: is a device, not a parameter file"),
     ("params-binary-tune", ["tune", "--params", "binary.toml"], "binary.toml: not UTF-8 text"),
     ("params-binary-bench", ["bench", "--params", "binary.toml"], "binary.toml: not UTF-8 text"),
     ("replay-binary", ["replay", "binary.jsonl", "--check"], "binary.jsonl: not UTF-8 text (byte 0x89"),

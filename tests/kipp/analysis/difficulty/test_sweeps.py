@@ -333,4 +333,5 @@ def test_cli_find_races_for_the_hardest_and_easiest(fast_referee):
     assert result.exit_code == 0, result.output
     assert "order-rounds played; a uniform sweep to the same confidence needs" in result.output
     assert "Race sure at 95% confidence" in result.output or "NOT sure: the round limit came first" in result.output
-    assert "Hardest (fewest barrels stacked)" in result.output and "Easiest, easiest last" in result.output
+    assert "Hardest (fewest barrels stacked)" in result.output
+    assert "Easiest, easiest last" in result.output or "Easiest: NOT found" in result.output  # undecided: said so
