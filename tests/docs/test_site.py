@@ -188,3 +188,11 @@ def test_the_readme_is_a_newcomers_page():
     assert not figures, f"measured figures in the README: {figures}"
     for page in ("play", "design", "own-set", "researchers"):
         assert f"docs/{page}.md" in readme, page
+
+
+def test_the_readme_lists_the_viewers_keys():
+    from viewer.help import KEYS
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for key, _ in KEYS:
+        assert f"\n| {key} | " in readme, key
