@@ -44,33 +44,15 @@ over the independent sampled orders; then ``grand_diff = a`` and
 themselves and the random effect ``tau^2`` (upper bound, as above) added for the rest.
 The features are used only where they predict: the model with them is kept when its
 leave-one-out error over the sampled orders is below that of the mean alone (``d_o = a +
-u_o``) by more than 1.645 standard errors. Fitted to noise, 25 slopes widen the intervals
-(their variance adds about ``25 (v + tau^2) / m``) and explain nothing: on physics revision 2
-(before the lens contacts), on 2,000 orders of a ``casual`` sweep, 8 rounds each, the features
-lowered the leave-one-out error of barrels stacked from 0.04647 to 0.04639 barrels^2 (noise
-alone: 0.0463), not significantly, and would have widened an unsampled order's correction from
-0.0025 to 0.0030 barrels^2; on 600 orders of a ``skilled`` sweep they raised it (0.0768 to
-0.0792). Those were the 25 *layout* features (:func:`kipp.analysis.order_features.features`),
-too many to try on the 200 sampled orders of the sweeps of revision 3 (20 per feature). The
-sampled correction now tries the four *summary* features instead
+u_o``) by more than 1.645 standard errors: fitted to noise, 25 slopes widen the intervals
+(their variance adds about ``25 (v + tau^2) / m``) and explain nothing. So the sampled
+correction tries the four *summary* features
 (:func:`kipp.analysis.order_features.summary_features`, from 100 sampled orders on;
-:attr:`kipp.analysis.quality_plan.Plan.correction_features`).
-Refitted on the revision-3 sweeps of seed 1, the summary passes the test for barrels stacked
-where there is an order effect to explain: expert, standard game, 59% of it out of sample (its
-upper bound 0.070 to 0.049 barrels, the floor under an unsampled order's half-width +-0.136 to
-+-0.106); casual, twelve barrels with half turns, 39%; casual, nine with half turns, 43%; the
-skilled nine-barrel sweep with half turns has none (moment estimate 0) and keeps the mean.
-Every committed sweep of physics revision 4 is made with them (``notebooks/results/sweeps.json``).
-Out of sample they carry, of the order effect on barrels stacked: standard game, casual 63%,
-skilled 95% and expert all of it; half turns, casual 44% and skilled 51%; nine barrels, casual 98%
-and skilled 80%; nine barrels with half turns, casual 42%, and the skilled sweep there has none to
-carry (moment estimate 0) and keeps the mean. On P(complete) the test keeps them for the expert
-(all of it), for skilled play with half turns (85%) and with nine barrels (casual all, skilled 63%;
-casual with half turns 89%), and drops them elsewhere. Held out (60 orders, 400 physics rounds
-each), the intervals cover 53 to 60 of 60 per sweep and metric; the 53 (the expert's P(complete))
-is one order missed by 4.6 standard errors, its sweep's fast rounds low and the check's physics
-rounds high, with the other 59 at the spread the intervals claim; a second draw of 60 held-out
-orders (``python -m lab.coverage_check --draw 1``) covers 58 and 57 of them (README). The bound on the order
+:attr:`kipp.analysis.quality_plan.Plan.correction_features`), not the 25 *layout* features
+(:func:`kipp.analysis.order_features.features`), too many for 200 sampled orders. Which of them
+each committed sweep kept, and the share of the order effect they explain out of sample, are in
+its record (``notebooks/results/sweeps.json``, ``correction``); how well the intervals cover
+held-out orders, ``python -m lab.coverage_check`` (the record's ``coverage``). The bound on the order
 effect comes from the residuals of the model the test chose, so it can be low.
 
 *Top-up rounds* (for a target on every order's interval): after the planned rounds, an order
