@@ -196,3 +196,27 @@ def test_the_readme_lists_the_viewers_keys():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     for key, _ in KEYS:
         assert f"\n| {key} | " in readme, key
+
+
+WRITTEN_PAGES = ("index", "play", "design", "own-set", "researchers", "how-it-works", "performance")
+NOT_MEASURED = {"95%", "97%", "15%", "60%", "1%", "1.96", "1.645", "16.7 ms", "0.01 mm"}
+"""Numbers the pages may write by hand: confidence levels, the balance band a children's game
+implies, the convergence rule, a 60 Hz frame, a test's threshold; none is a measurement."""
+
+
+def _prose(html: str) -> str:
+    """The text of a page's article without its record spans, code, and the notebook figures."""
+    article = html[html.index("<article"):html.index("</article>")]
+    article = re.sub(r'<span class="record"[^>]*>.*?</span>', " ", article, flags=re.S)
+    article = re.sub(r"<(pre|code)\b.*?</\1>", " ", article, flags=re.S)
+    article = re.sub(r"<[^>]+>", " ", article)
+    return article
+
+
+def test_the_written_pages_state_no_measured_figure_by_hand(site):
+    """Every decimal and every percentage a reader sees on the written pages comes from a record."""
+    for name in WRITTEN_PAGES:
+        page = site / ("" if name == "index" else name) / "index.html"
+        prose = _prose(page.read_text(encoding="utf-8"))
+        found = set(re.findall(r"\d+\.\d+(?:\s*(?:ms|mm|%))?|\d+%", prose)) - NOT_MEASURED
+        assert not found, f"{name}: figures not read from a record: {sorted(found)}"
