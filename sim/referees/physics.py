@@ -3,40 +3,43 @@
 A decision (a placement, a turn, or both, in up to two phases: :mod:`sim.referees.loop`) ends
 in a **crash** when
 
-1. **the cheap pass crashes it** (:class:`CompoundReferee`: every phase at the coarser solver
-   setting :data:`DEFAULT_SOLVER`, interfaces whose static margin stays above
-   :data:`DEFAULT_LOCK_MARGIN_DEG` locked as rigid compounds); a "stands" of the cheap pass is
-   the decision. The cheap pass crashes a decision in any of these ways:
+1.  **The cheap pass crashes it** (:class:`CompoundReferee`: every phase at the coarser solver
+    setting :data:`DEFAULT_SOLVER`, interfaces whose static margin stays above
+    :data:`DEFAULT_LOCK_MARGIN_DEG` locked as rigid compounds); a "stands" of the cheap pass
+    is the decision. The cheap pass crashes a decision in any of these ways:
 
-   a. **a fall seen in the world**, by one of its three tests (:meth:`sim.world.TowerWorld.find_fall`,
-      checked once per 60 Hz frame): a barrel has turned more than ``crash.max_relative_tilt_deg``
-      against its support (the barrel below, or the deck); or its bottom-face centre has lifted
-      more than ``crash.max_lift_mm`` off its support's top face; or that centre lies beyond the
-      edge of the face (slid off the barrel below, or off the deck);
-   b. **the statics guard**: the tower at rest at the end of a phase (certain to stand, or at
+    - **a fall seen in the world**, by one of its three tests
+      (:meth:`sim.world.TowerWorld.find_fall`, checked once per 60 Hz frame): a barrel has
+      turned more than ``crash.max_relative_tilt_deg`` against its support (the barrel below,
+      or the deck); or its bottom-face centre has lifted more than ``crash.max_lift_mm`` off
+      its support's top face; or that centre lies beyond the edge of the face (slid off the
+      barrel below, or off the deck);
+    - **the statics guard**: the tower at rest at the end of a phase (certain to stand, or at
       the settle deadline) has the gravity line of some stack outside its contact lens by more
       than :func:`sim.referees.loop.statics_tolerance_m`; it fell off the slice, where the 2D
       world cannot show it (``Decision.fallen.in_slice`` False);
-   c. **the certain-to-fall shortcut** (:func:`sim.rigid_turn.certain_to_fall`): a turn after
+    - **the certain-to-fall shortcut** (:func:`sim.rigid_turn.certain_to_fall`): a turn after
       which, the tower unmoved, some gravity line lies more than
-      :data:`sim.rigid_turn.FALL_MARGIN_RAD` outside its contact lens is not simulated and crashes
-      at once.
+      :data:`sim.rigid_turn.FALL_MARGIN_RAD` outside its contact lens is not simulated and
+      crashes at once.
 
-   (With ``rigid_turns``, a turn the tower rides for certain, :func:`sim.rigid_turn.certain_to_stand`,
-   is not simulated either: it stands, the tower handed on unmoved.)
+    (With ``rigid_turns``, a turn the tower rides for certain,
+    :func:`sim.rigid_turn.certain_to_stand`, is not simulated either: it stands, the tower
+    handed on unmoved.)
 
-2. **and the confirm run crashes it too** (:class:`ConfirmReferee`): the decision simulated
-   again from the same inputs at the reference solver setting (``params.solver``), interfaces
-   whose static margin stays above :data:`CONFIRM_LOCK_MARGIN_DEG` locked in turns only, with
-   no shortcut, so that it ends in a crash only by (a) the world's three tests or (b) the
-   statics guard. Its decision is returned.
+2.  **And the confirm run crashes it too** (:class:`ConfirmReferee`): the decision simulated
+    again from the same inputs at the reference solver setting (``params.solver``), interfaces
+    whose static margin stays above :data:`CONFIRM_LOCK_MARGIN_DEG` locked in turns only, with
+    no shortcut, so that it ends in a crash only by the world's three tests or the statics
+    guard. Its decision is returned.
 
 A solver that diverges raises :class:`sim.world.PhysicsError`; that is not a crash.
 
 Cheap settings err almost only one way (an unconverged chain is softer, so they crash towers
 the converged solver keeps standing), which is why a cheap "stands" is kept and a cheap crash
 is confirmed. The confirm run decides as the early-exit loop
-(:class:`~sim.referees.loop.LoopReferee`) does, and that one as the converged plain loop does.
+(:class:`~sim.referees.loop.LoopReferee`) does, and that one agrees with the converged plain
+loop on all but a few benchmark situations (``--agree`` below counts them).
 
 The compound phases. Each phase is run in a :class:`~sim.referees.compound_world.CompoundWorld`.
 Before a phase, the static margin of every interface
