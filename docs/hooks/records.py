@@ -7,8 +7,9 @@ functions (a missing record, key or notebook figure fails the build):
   formatted with a ``str.format`` spec after multiplying by ``scale`` (e.g. ``1/60`` for
   seconds shown as minutes). The key is a dotted path; a list element is picked by one of its
   fields, ``coverage[sweep=standard_casual].stacked.paired``.
-- ``{{ table("sweeps.json", "sweeps", [(header, path, spec, scale), ...]) }}``: a Markdown
-  table with a row per entry of the mapping (or list) at ``path``; a column's path is taken
+- ``{{ table("sweeps.json", "sweeps", [(header, path, spec, scale), ...], limit) }}``: a Markdown
+  table with a row per entry of the mapping (or list) at ``path`` (the first ``limit`` entries,
+  if given); a column's path is taken
   from the row, ``"@key"`` is the row's own key, and a path starting with ``/`` from the
   record's root, with ``{key}`` replaced by the row's key.
 - ``{{ notebook_figure("barrel_order_difficulty.ipynb", 0, "alt text") }}``: the ``n``-th
@@ -108,13 +109,14 @@ def record(name: str, path: str, spec: str = "{:.3g}", scale: float = 1) -> str:
     return _figure(name, path, spec, scale)
 
 
-def table(name: str, rows: str, columns: list) -> str:
-    """A Markdown table of record ``name`` (see the module docstring)."""
+def table(name: str, rows: str, columns: list, limit: int | None = None) -> str:
+    """A Markdown table of record ``name`` (see the module docstring), of its first ``limit`` rows
+    if given."""
     try:
         entries = lookup(load_record(name), rows)
     except KeyError as error:
         raise PluginError(f"record {name!r}: {error}") from None
-    items = entries.items() if isinstance(entries, dict) else enumerate(entries)
+    items = list(entries.items() if isinstance(entries, dict) else enumerate(entries))[:limit]
     lines = ["| " + " | ".join(column[0] for column in columns) + " |",
              "| " + " | ".join("---" for _ in columns) + " |"]
     for key, _ in items:
