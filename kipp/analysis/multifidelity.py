@@ -15,8 +15,7 @@ It is written as four parts, each estimated from its own independent rounds::
 - ``rel_o``: how far the order is from the mean under the fast referee; from *fast rounds*
   that every order plays, ``mean_k (y_ok - m_k)`` with ``m_k`` the mean over orders of
   round ``k``. The round's luck (how many turns the die gives, say) moves every order
-  alike and cancels: the variance per round falls from about 3.9 to 0.7 barrels^2 for the
-  ``casual`` bot.
+  alike and cancels, so the variance per round falls several-fold.
 - ``corr_o``: how far the order's physics-minus-fast difference is from the mean
   difference; from *paired rounds* that every order plays with both referees,
   ``e_o = mean_k [(p_ok - f_ok) - (P_k - F_k)]`` (``P_k``, ``F_k`` the rounds' means over
