@@ -25,7 +25,7 @@
   barrel stacked (a better player's rounds last longer).
 - ``speedup_2_workers``: wall time of a small sweep of fast-referee games with
   ``--workers 1`` over that with ``--workers 2``, on the executors, chunking and bound on
-  tasks in flight of ``kipp tune``/``kipp compare`` (:mod:`kipp.analysis.sweep`: in this process,
+  tasks in flight of ``kipp tune``/``kipp compare`` (:mod:`kipp.analysis.executor`: in this process,
   and a spawned pool of two processes), run with the given parameters; every worker has
   run a warm-up game before the clock starts. ``machine_speedup_2_processes``: the same ratio
   for a pure-Python CPU loop, measured just before: the machine's own ceiling for the sweep's
@@ -181,7 +181,7 @@ def sweep_seconds(workers: int, games: int, seed: int, params: Params) -> float:
     """Wall seconds of ``games`` fast-referee games on ``--workers workers``.
 
     The executor, chunking and bound on tasks in flight are those of ``kipp compare``
-    (:mod:`kipp.analysis.sweep`): one worker runs in this process, more in a spawned process pool.
+    (:mod:`kipp.analysis.executor`): one worker runs in this process, more in a spawned process pool.
     """
     rounds = 0
 

@@ -25,10 +25,9 @@ crashes has no turn margin, and creep moves the barrel just placed. Those margin
 on the set (:mod:`lab.margin_fit`), so a refit draws another set the next time. The shipped
 set was drawn under the margins before its own fit, kept in
 ``lab/data/benchmark_draw_params.toml``: ``--params lab/data/benchmark_draw_params.toml``
-draws it again (measured on physics revision 4: the same 500 situations, placements, labels
-and static margins, the towers' poses within 3e-15 m of the stored ones; with today's margins
-830 candidates are close calls instead of 829, and 207 of the 500 drawn are in the shipped
-set). New files record the margins they were drawn under (``generator.drawn_with_fast``).
+draws it again: the same situations, placements, labels and static margins (compare its
+output with the shipped file to check). New files record the margins they were
+drawn under (``generator.drawn_with_fast``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``python -m lab.confirm``: a finished sweep's extremes, measured again on rounds of their own.
 
-The command line of :mod:`kipp.analysis.confirm` (``kipp tune --confirm N`` runs the same after a
+The command line of :mod:`kipp.analysis.difficulty.confirm` (``kipp tune --confirm N`` runs the same after a
 sweep) for a results file that is already there: ``python -m lab.confirm --results FILE.sqlite
 --top 20 --rounds 2000 --json confirm.json`` prints the ``--top`` hardest and easiest orders with
 their confirmed values and writes the report (the sweeps' record, :mod:`lab.sweep_record`, reads it).

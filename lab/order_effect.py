@@ -1,6 +1,6 @@
 """The order effect: how far each order's physics-minus-cheap difference strays from the mean.
 
-A physics-quality sweep (:mod:`kipp.analysis.multifidelity`) carries the correction measured on
+A physics-quality sweep (:mod:`kipp.analysis.difficulty.quality_estimate`) carries the correction measured on
 a sample of orders to every other order by its mean; an order without physics rounds of its own
 gets the *order effect* ``tau^2`` (barrels^2, or P^2 for completion) in its variance, so
 ``1.96 sqrt(tau^2)`` is a floor under its 95% half-width that no number of cheap rounds lowers.
@@ -17,7 +17,7 @@ situations within BAND of the fast threshold). Per cheap referee it reports the 
 round, the mean difference physics minus cheap, the variance of a round's difference and the
 rounds' correlation, and ``tau^2``: the variance of the orders' mean differences less their
 mean sampling variance (a moment estimate), with its one-sided 95% upper bound as the sweep
-takes it (:func:`kipp.analysis.multifidelity.order_effect`) and the half-width that bound alone
+takes it (:func:`kipp.analysis.difficulty.quality_estimate.order_effect`) and the half-width that bound alone
 gives an order the sample did not play.
 """
 
@@ -77,7 +77,7 @@ def _order_rounds(model: RoundModel, seed: int, position: int, order: tuple[str,
 
 def order_effect_of(differences: np.ndarray) -> dict:
     """``tau^2`` of the per-order mean differences in ``differences`` (orders x rounds) about their
-    mean (:func:`kipp.analysis.multifidelity.order_effect`): its estimate, the upper bound a sweep
+    mean (:func:`kipp.analysis.difficulty.quality_estimate.order_effect`): its estimate, the upper bound a sweep
     takes, and the half-width that bound alone gives an order without physics rounds."""
     r = differences.shape[1]
     e = differences.mean(axis=1)

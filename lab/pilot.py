@@ -2,7 +2,7 @@
 
 ``python -m lab.pilot --player casual --pairs 2000`` plays ``--pairs`` rounds, each
 a uniformly drawn order in a round of its own (the anchor rounds of
-:mod:`kipp.analysis.physics_quality`: the same draws), once with the fast referee and once
+:mod:`kipp.analysis.difficulty.quality_sweep`: the same draws), once with the fast referee and once
 with physics on the same luck, and reports the round-level correlation of barrels stacked
 and of completion, with Fisher-z 95% intervals, and the variance of the paired difference
 against that of a physics round alone (the factor by which a paired correction needs fewer

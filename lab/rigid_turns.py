@@ -2,7 +2,7 @@
 
 The physics referee's cheap pass never simulates a turn that rigid statics says the tower cannot
 survive (the confirm run decides every crash of the cheap pass anyway, :mod:`sim.referees.physics`).
-By default (``PhysicsReferee(rigid_turns=True)``, physics revision 4) it also skips the turns a
+By default (``PhysicsReferee(rigid_turns=True)``) it also skips the turns a
 tower rides for certain, far from tipping all along them (:func:`sim.rigid_turn.certain_to_stand`),
 and hands on the tower unmoved. That changes what a decision returns (by the simulated turn's
 creep). This study puts the referee beside itself simulating those turns

@@ -3,9 +3,9 @@
 ``python -m lab.sweep_record --out notebooks/results/sweeps.json RESULTS.sqlite:TABLE.csv.gz ...
 [--coverage coverage.json ...] [--confirm confirm.json ...] [--update]`` reads each physics-quality
 results file's options and its ``summary`` (wall time, CPU time, physics share:
-:mod:`kipp.analysis.physics_quality`) and writes them, keyed by the table's name, with the
+:mod:`kipp.analysis.difficulty.quality_sweep`) and writes them, keyed by the table's name, with the
 coverage checks' reports (:mod:`lab.coverage_check`, a list), the confirmations of the sweeps'
-extremes (:mod:`kipp.analysis.confirm`, a list) and the pilot's (:mod:`lab.pilot`) if given. With
+extremes (:mod:`kipp.analysis.difficulty.confirm`, a list) and the pilot's (:mod:`lab.pilot`) if given. With
 ``--update`` the other sweeps already in ``--out`` (and their checks) stay, so that one sweep can be
 made again without the others' results files, and its checks take the place of the old ones. The notebook
 ``barrel_order_difficulty.ipynb`` reads it.

@@ -45,7 +45,7 @@ from sim.tower import BarrelPose
 NEAR_TIPPING_RAD = math.radians(3.0)
 """A phase runs in the plane of its weakest interface's tipping direction when that
 interface's gravity line is within this angle (seen from the centre of mass) of the lens's
-edge; otherwise in the caller's plane. (Measured: see the physics referee's docstring.)"""
+edge; otherwise in the caller's plane (the same angle as :data:`sim.rigid_turn.STAND_MARGIN_RAD`)."""
 
 
 @dataclass(frozen=True)

@@ -8,16 +8,12 @@ The deck's slope follows the screw linearly, so the profile fixes the deck's mot
   acceleration jumps in position, like a hand turning a screw.
 - ``constant``: constant velocity with an abrupt start and stop.
 
-The motion matters. Measured with the default solver (960 Hz x 60 iterations, slop
-0.2 mm; 12 boxes 30 x 35 mm, mu 1, flat deck; ``sim.statics``, thresholds bisected to
-0.005 deg): the stack topples at 4.126 deg when tilted quasi-statically (0.1 deg/s;
-closed form 4.086 deg), from 3.689 deg when one smooth turn takes 1 s (a full turn:
-a dynamic deficit of 0.44 deg) and from 3.044 deg when it takes 0.5 s (the half turn of
-the younger-sailor variant at the same rate: deficit 1.08 deg). At 480 Hz x 60 the same
-measurement gave 4.064 deg and deficits of 0.53 and 1.17 deg; at the unconverged 480 x 40
-(slop 0.1 mm, before the rebuild took up the contacts' load) 3.934 deg, 0.48 and 1.02 deg.
-With constant velocity (abrupt start and stop; measured at 480 x 60) the 1 s deficit was
-0.92 deg, and there the outcome is not monotone in the final angle: the stack rocks.
+The motion matters: a stack of boxes tilted by one smooth 1 s turn (a full turn) topples below
+the angle at which it topples when tilted quasi-statically, by more when the turn takes 0.5 s
+(the half turn of the younger-sailor variant at the same rate), and with constant velocity by
+more still, where the outcome is no longer monotone in the final angle (the stack rocks). The
+thresholds are bisected with :mod:`sim.statics`; ``tests/sim/test_dynamics.py`` holds that a
+smooth 1 s turn topples a stack the same final angle reached slowly does not.
 """
 
 from __future__ import annotations

@@ -131,13 +131,11 @@ class Bot:
     - ``turn_allowance_deg``: what the bot has learnt at the table about turns: a turn
       crashes when the static margin after it is below this (degrees). 0.25: a turning tower
       needs a little tilt to spare (the fast referee's fitted turn margin grows with the
-      tower's height too). Of the grid -1, -0.5, -0.25, 0, 0.25, 0.5 deg, it and 0 make the
-      skilled bot's estimate best predict the physics referee's crashes: Brier score 0.0309
-      (0.0307 at 0) against 0.0368 at -0.5 and 0.0326 at 0.5 deg, and its mean estimate 0.063
-      is the closest to the crash rate 0.067 (0.057 at 0), over 7,370 turns of 600 rounds
-      (``python -m lab.pass_calibration --model skilled --rounds 600 --referee physics``, physics
-      revision 4; on revision 3 0.0311 at both, over 7,367 turns; before the lens contacts -0.5
-      was best); a player's experience, learnt once, not a question to the referee in play.
+      tower's height too). Chosen from a grid of allowances as the one whose crash estimates
+      best match the physics referee's crash rate for the skilled bot
+      (``python -m lab.pass_calibration --model skilled --rounds 600 --referee physics``, which
+      prints each allowance's Brier score and mean estimate against the crash rate); a player's
+      experience, learnt once, not a question to the referee in play.
     - ``model``: the name of the player model this bot plays (:mod:`kipp.players.models`),
       recorded in transcripts; None for a bot built by hand.
     """

@@ -4,45 +4,31 @@ Every analysis states the model it used (``--player MODEL``); games record each 
 model. The table below is the one source of truth: ``--help`` texts and the docstring of
 :data:`MODELS` are made from it.
 
-The numbers are choices, defended here:
+The numbers are choices:
 
 - ``novice`` aims at the centre of the top barrel with a 3 mm hand (a child's, or anyone's
   first game: twice the default error), turns any sailor on a wild roll and never passes.
 - ``casual`` is the bot of the first version: centre aim, the parameter set's hand
-  (``[placement] sigma_mm``, 1.5 mm by default, or what ``kipp calibrate`` fitted), levels
-  the deck on a wild roll. The default for a bare ``bot``. In Old Sea Dogs it passes on its
-  own crash estimate, like ``skilled``: against a never-passing twin, physics referee, 300
-  games x 2 seatings (seed 1), that pass gains +0.53 chips a game [+0.39, +0.67] and 28.8
-  points of wins [22.3, 35.4] (physics revision 4, turn allowance 0.25 deg; on revision 3 the
-  same but [22.2, 35.4]; before the allowance was recalibrated: +0.60 chips, 29.5 points).
-  The first version's rule, ``cautious`` (pass when the worst face could tilt the deck past
-  the tower's critical tilt), lost 0.90 chips [0.70, 1.11] and 25.5 points of wins [18.6,
-  32.4] in the same games before that change.
+  (``[placement] sigma_mm``, or what ``kipp calibrate`` fitted), levels the deck on a wild
+  roll. The default for a bare ``bot``. In Old Sea Dogs it passes on its own crash estimate,
+  like ``skilled``.
 - ``skilled`` sets each barrel a little uphill of the coming tilt (the ``balance`` aim)
   with a steady 1 mm hand; levels the deck on a wild roll; passes in Old Sea Dogs on its
   own crash estimate, like ``expert``, counting that the next player must then play the
-  same tower (:func:`kipp.players.bots.pass_threshold`). (With ``casual``'s rule, which
-  judges a centred tower, it passed far too often: fast referee, 4 games x 2 seatings,
-  -5.25 [-9.07, -1.43] chips per game against a never-passing twin.) Against a
-  never-passing twin, physics referee, 300 games x 2 seatings
-  (``python -m lab.pass_payoff --model skilled --games 300 --referee physics --seed 1``), its
-  pass wins 19.8 points more games [13.1, 26.6] and +0.34 chips per game [+0.18, +0.51]
-  (physics revision 4; on revision 3, with the turn allowance recalibrated to it, 21.3 points
-  and +0.38 chips; before, with towers that
-  stood on nothing off the slice: 8.0 points and the chips even over 500 games; before the
-  physics saw towers fall across its slice at all, the same comparison lost 0.95 chips a game).
+  same tower (:func:`kipp.players.bots.pass_threshold`); ``casual``'s rule, which judges a
+  centred tower, would pass far too often for it.
 - ``expert`` balances with a 0.5 mm hand, chooses the sailor of a wild roll together with
-  the aim, and passes as ``skilled`` does (300 games x 2 seatings, physics revision 4: +12.2
-  points of wins [+5.8, +18.5], chips +0.18 [+0.00, +0.35]; on revision 3 +12.8 points and
-  +0.20 chips; before physics revision 3, 500 games: +4.8 points [-0.5, +10.1], not resolved).
+  the aim, and passes as ``skilled`` does.
 - ``learned`` aims by a policy fitted on the Gymnasium environment (:mod:`kipp.env`) rather
   than by a judgement written by hand: 20 weights of :class:`kipp.players.learned.LearnedAim`,
   trained by CMA-ES on practice rounds with a 1 mm hand (``python -m lab.train_player``), and
   plays with that 1 mm hand, so against ``skilled`` only the aim differs. It levels the deck
-  on a wild roll and passes on its own crash estimate, judged at its own aim. With the physics
-  referee (``kipp compare --games 100 --seed 3``, physics revision 4) it completes 41.3% of
-  standard rounds [35.9, 47.0], ``skilled`` 21.0% and ``expert`` 32.7% in the same games (on
-  revision 3 the same, but ``expert`` 32.0%).
+  on a wild roll and passes on its own crash estimate, judged at its own aim.
+
+What each pass rule gains against a never-passing twin: ``python -m lab.pass_payoff --model
+MODEL --games 300 --referee physics --seed 1`` (points of wins and chips a game, with 95%
+intervals). How often each model completes standard rounds: ``kipp compare --player MODEL
+--referee physics --games 100 --seed 3``.
 
 - ``lookahead`` is not a person, and not in :data:`MODELS` (no command seats it, since it must be
   handed the referee): :class:`kipp.players.lookahead.LookaheadBot` tries candidate aims on the

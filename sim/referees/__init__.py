@@ -3,9 +3,8 @@
 - :mod:`sim.referees.loop`: :class:`~sim.referees.loop.LoopReferee` (``loop``), the reference loop
   (pymunk, frame by frame; ``plain=True`` without early exits) and its
   :class:`~sim.referees.loop.DecisionRun`: what ``kipp play`` animates, so a game recorded in the
-  window names it and replays under it (under ``physics`` the handed-on poses differ slightly and 5
-  of 16 bot games of every model, seeds 0-3, replayed to another outcome, measured 2026-12-02
-  before the lens contacts).
+  window names it and replays under it (under ``physics`` the handed-on poses differ slightly, and
+  a game can replay to another outcome).
 - :mod:`sim.referees.physics`: :class:`~sim.referees.physics.PhysicsReferee` (``physics``), a
   cheap compound pass (:class:`~sim.referees.physics.CompoundReferee`, in the rigid compounds of
   :mod:`sim.referees.compound_world`) whose crashes a compound run at the loop's solver setting
@@ -17,11 +16,10 @@
 
 Every referee implements :class:`sim.tower.Referee`; each built here answers to its name here
 (``referee.name``), and no other class answers to one of these names (the cheap pass's is
-``compound``). ``physics`` is the ground truth, decided by the cheap pass and the
-loop (:mod:`sim.referees.physics`: verdicts as the converged plain loop's on 496 of the 500
-benchmark situations, the other 4 standing where the loop crashes; a median 12-barrel turn
-decision about 9x cheaper than the loop's early exits); the plain loop itself stays the
-reference (``LoopReferee(plain=True)``).
+``compound``). ``physics`` is the ground truth, decided by the cheap pass and its confirm run
+(:mod:`sim.referees.physics`, whose docstring lists when a decision ends in a crash, and the
+commands that measure its agreement with the plain loop and its cost); the plain loop itself
+stays the reference (``LoopReferee(plain=True)``).
 """
 
 from __future__ import annotations

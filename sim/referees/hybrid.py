@@ -5,8 +5,9 @@ it decides (the placement, and the turn unless the placement already crashed) ha
 static margin farther than ``params.fast.hybrid_band_deg`` from its threshold, the fast
 decision stands; otherwise :class:`~sim.referees.physics.PhysicsReferee` decides the whole
 situation. The band comes from the measured agreement with physics on the benchmark
-situations (:mod:`lab.margin_fit`): with the shipped band, hybrid decisions agree
-with physics on 99.6% of them, while about 91% of game decisions never reach pymunk.
+situations (:mod:`lab.margin_fit`); ``kipp bench`` measures how often the hybrid agrees with
+physics there and how many game decisions it sends to pymunk (the site's Performance page
+renders the committed record).
 
 The tower carried forward is the fast referee's (upright, with physics' mean creep,
 :meth:`~sim.referees.fast.FastReferee.creep`) after a fast decision and the simulated one

@@ -29,10 +29,8 @@ loop** (``plain=True``), the reference. By default the referee stops a phase ear
 when its outcome is certain: at the first fall, or once the tower is certain to stand
 (its kinetic energy far below the smallest barrier against toppling, :mod:`sim.energy`).
 In both, a standing phase hands on the tower as it stood at that moment of certainty:
-the player turns the sailor once the barrel has come to rest. (Handing on the poses
-from the end of a 2 s wait instead flipped 2 of 500 close calls, measured at 480 Hz x 40
-before the load was taken up at each rebuild: the solver let a tall tower rock slightly,
-so the exact poses depended on when they were taken; not re-measured since.)
+the player turns the sailor once the barrel has come to rest (and the poses handed on do
+not depend on how long a wait ran past that moment).
 
 >>> from sim.tower import Placement, Turn
 >>> referee = LoopReferee()
@@ -65,9 +63,7 @@ def statics_tolerance_m(params: Params) -> float:
     fallen (:meth:`DecisionRun._stand_or_fall`): half the solver's collision slop (0.1 mm by
     default). Contacts rest up to the slop inside each other, so the 2D world places a pivot
     to within that; half of it is where a tower the world keeps standing can still be exactly
-    on its edge. Measured at the default: over 1,628 standing decisions of 40 skilled/expert
-    games, none had a gravity line outside its lens at all (before the lens contacts: 24
-    beyond 0.1 mm, up to 1.9 mm)."""
+    on its edge."""
     return params.solver.collision_slop_m / 2
 
 

@@ -1,64 +1,64 @@
 """The physics referee (``--referee physics``): a cheap compound pass, its crashes confirmed at the loop's setting.
 
-:class:`PhysicsReferee` decides every situation with :class:`CompoundReferee`, the cheap pass:
-locked interfaces as rigid compounds, at a coarser solver setting; a crash of the cheap pass is
-decided again by :class:`ConfirmReferee`: a compound run at the reference loop's solver setting
-(:class:`~sim.referees.loop.LoopReferee`), locked only in turns, which decides as the loop does.
+A decision (a placement, a turn, or both, in up to two phases: :mod:`sim.referees.loop`) ends
+in a **crash** when
 
-Each phase of a decision (see :mod:`sim.referees.loop`) is run in a
-:class:`~sim.referees.compound_world.CompoundWorld`. Before a phase, the static margin of every
-interface (:func:`sim.static_check.interface_margins_one`, radians) is taken at the
-deck's slope along the slice at the start and at the end of the phase (both ways along
-the slice where the deck is or passes level), with the barrel to be placed resting on
-top in a place phase. An interface whose smallest margin exceeds ``lock_margin_rad``
-cannot open during the phase: the barrels across it become one rigid body. The barrel
-dropped in a place phase is always a body of its own, and so is the bottom barrel (the
-deck is kinematic).
+1.  **The cheap pass crashes it** (:class:`CompoundReferee`: every phase at the coarser solver
+    setting :data:`DEFAULT_SOLVER`, interfaces whose static margin stays above
+    :data:`DEFAULT_LOCK_MARGIN_DEG` locked as rigid compounds); a "stands" of the cheap pass
+    is the decision. The cheap pass crashes a decision in any of these ways:
 
-The phase then runs with the solver setting ``solver`` (steps per second, iterations)
-instead of ``params.solver``: fewer bodies in the chain need fewer iterations and allow
-a coarser step for the same verdicts (measured against the converged plain loop,
-``lab/compound_speed.py``). Early exits, fall detection and the tower handed on
-are those of :class:`~sim.referees.loop.DecisionRun`; the tower stays per barrel.
+    - **a fall seen in the world**, by one of its three tests
+      (:meth:`sim.world.TowerWorld.find_fall`, checked once per 60 Hz frame): a barrel has
+      turned more than ``crash.max_relative_tilt_deg`` against its support (the barrel below,
+      or the deck); or its bottom-face centre has lifted more than ``crash.max_lift_mm`` off
+      its support's top face; or that centre lies beyond the edge of the face (slid off the
+      barrel below, or off the deck);
+    - **the statics guard**: the tower at rest at the end of a phase (certain to stand, or at
+      the settle deadline) has the gravity line of some stack outside its contact lens by more
+      than :func:`sim.referees.loop.statics_tolerance_m`; it fell off the slice, where the 2D
+      world cannot show it (``Decision.fallen.in_slice`` False);
+    - **the certain-to-fall shortcut** (:func:`sim.rigid_turn.certain_to_fall`): a turn after
+      which, the tower unmoved, some gravity line lies more than
+      :data:`sim.rigid_turn.FALL_MARGIN_RAD` outside its contact lens is not simulated and
+      crashes at once.
+
+    (With ``rigid_turns``, a turn the tower rides for certain,
+    :func:`sim.rigid_turn.certain_to_stand`, is not simulated either: it stands, the tower
+    handed on unmoved.)
+
+2.  **And the confirm run crashes it too** (:class:`ConfirmReferee`): the decision simulated
+    again from the same inputs at the reference solver setting (``params.solver``), interfaces
+    whose static margin stays above :data:`CONFIRM_LOCK_MARGIN_DEG` locked in turns only, with
+    no shortcut, so that it ends in a crash only by the world's three tests or the statics
+    guard. Its decision is returned.
+
+A solver that diverges raises :class:`sim.world.PhysicsError`; that is not a crash.
+
+Cheap settings err almost only one way (an unconverged chain is softer, so they crash towers
+the converged solver keeps standing), which is why a cheap "stands" is kept and a cheap crash
+is confirmed. The confirm run decides as the early-exit loop
+(:class:`~sim.referees.loop.LoopReferee`) does, and that one agrees with the converged plain
+loop on all but a few benchmark situations (``--agree`` below counts them).
+
+The compound phases. Each phase is run in a :class:`~sim.referees.compound_world.CompoundWorld`.
+Before a phase, the static margin of every interface
+(:func:`sim.static_check.interface_margins_one`, radians) is taken at the deck's slope along the
+slice at the start and at the end of the phase (both ways along the slice where the deck is or
+passes level), with the barrel to be placed resting on top in a place phase. An interface whose
+smallest margin exceeds the lock margin cannot open during the phase: the barrels across it
+become one rigid body. The barrel dropped in a place phase is always a body of its own, and so
+is the bottom barrel (the deck is kinematic). Fewer bodies in the chain need fewer iterations
+and allow a coarser step for the same verdicts. Early exits, fall detection and the tower handed
+on are those of :class:`~sim.referees.loop.DecisionRun`; the tower stays per barrel.
 
 Deterministic: the plan depends only on the inputs, and the world is built fresh.
 
-Measured on the 500 benchmark situations against the converged plain loop (the default
-``[solver]``, 960 Hz x 60; ``python -m lab.compound_speed plain early confirm:480:20:0.5
---agree --timed 20``): the cheap run alone (480 x 20, lock 0.5 deg) crashes towers the loop
-keeps standing, whence :class:`PhysicsReferee`, whose verdicts differ from the loop's on 2
-of 500 (both stand where the loop crashes; confirming after a 480 x 30 cheap run: 4). On the
-set with leaning towers of physics revision 3 (lens contacts, :mod:`sim.slice_contact`; 257 of
-its 500 situations from skilled/expert games): 4 of 500, all four standing where the loop
-crashes; on the 1,723 decisions of 40 skilled/expert games, 2 (11 of 1,955 before the lens
-contacts). Timed
-in the same run on 20 twelve-barrel turns: median 9.9 ms against 87.5 ms for the loop's early
-exits and 354 ms for the plain loop (p90 114 ms: a crash is decided twice); the loop has since
-saved 6% by stepping Chipmunk directly (:meth:`sim.world.TowerWorld.steps`). (Measured at
-1920 x 80 before the default changed: with no locks the compound path agreed on 500/500, a 3
-deg lock at 1920 x 80 flipped 2, the cheap run alone 22.)
-
-Turns rigid statics settles (:mod:`sim.rigid_turn`). The cheap pass does not simulate a turn
-after which some gravity line lies more than 0.5 deg outside its contact: it crashes at once,
-and the confirm run decides that crash as it decides every crash of the cheap pass, in the 2D
-world. With ``rigid_turns`` (the default) the cheap pass also skips the turns a tower rides
-for certain (3 deg of margin all along, plus the deck's acceleration), handing the tower on
-unmoved: 63-64% of the turns of casual and skilled play. ``python -m lab.rigid_turns --rounds
-150 --players casual,skilled,expert`` (seed 7, with the loop confirming crashes): the same
-verdict and phase on all 500 benchmark situations (496 as the plain loop's, as without),
-standing towers handed on up to 0.024 mm (median 0.002 mm) from the simulated ones, all 450
-rounds ended the same, 1.33x, 1.29x and 1.28x the whole rounds per CPU second.
-
-Crashes confirmed at the loop's setting (:class:`ConfirmReferee`). The loop re-deciding the
-cheap pass's crashes took 43-48% of a round's CPU once rigid turns skipped most standing turns
-(80 casual rounds, 60 skilled, seed 2; a timer on every phase; the cheap pass 46% (47%), its
-simulated turns 19% (22%)). The confirm run steps the loop's 960 Hz x 60 iterations, but the
-interfaces whose static margin stays above 3 deg along the slice through a turn are locked
-(:func:`lock_plan`); place phases, where the dropped barrel jolts the tower, stay unlocked
-(locking them too changed the phase of 4-6 of the 500 benchmark situations). Against revision 3
-(the loop confirming; measured 2026-12-03): the same verdict and phase on all 500 benchmark
-situations, and of 150 rounds per player model (seed 7) the same barrels stacked and outcome in
-150/150/149 casual/skilled/expert rounds, and 149/149/150 with half turns.
+What measures it: its verdicts and speed against the plain loop on the benchmark situations,
+``python -m lab.compound_speed plain early confirm:480:20:0.5 --agree --timed 20``; the rigid
+turns' effect on verdicts, phases and rounds, ``python -m lab.rigid_turns --rounds 150 --players
+casual,skilled,expert``; its cost per decision and per round, ``kipp bench`` (the site's
+Performance page renders the committed record).
 """
 
 from __future__ import annotations
@@ -79,15 +79,16 @@ from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
 DEFAULT_SOLVER = (480, 20)
 """(steps per second, iterations) of the compound phases."""
 DEFAULT_LOCK_MARGIN_DEG = 0.5
-"""An interface is locked when its static margin stays above this (degrees). At 480 x 20,
-locking more converges the shorter chain better: 22 flips at 0.5 deg, 48 at 1, 95 at 3 (and
-at 0 deg, 10 of 16 flips stand where the loop crashes: too stiff)."""
+"""An interface is locked in the cheap pass when its static margin stays above this (degrees).
+Locking trades the chain's convergence against its stiffness (``python -m lab.compound_speed``
+counts the verdicts each margin flips)."""
 
 
 CONFIRM_LOCK_MARGIN_DEG = 3.0
 """An interface is locked in a turn of the confirm run (:class:`ConfirmReferee`, at the
-reference solver setting) when its static margin stays above this (degrees): with it the
-physics referee decided the 500 benchmark situations as with the loop, verdict and phase."""
+reference solver setting) when its static margin stays above this (degrees): chosen so that the
+physics referee decides the benchmark situations as the loop does, verdict and phase
+(``python -m lab.rigid_turns``)."""
 
 
 def lock_plan(params: Params, table: SizeTable, barrels: Sequence[BarrelPose], direction_rad: float,
@@ -136,7 +137,7 @@ class CompoundDecisionRun(DecisionRun):
         to fall crashes at once: :class:`PhysicsReferee` has the loop decide every crash of this
         pass again, in the plane it falls in, so this only saves the simulation of a crash the
         loop decides anyway. With ``rigid_turns``, a tower certain to stand rides the turn
-        unmoved (the simulated turn's creep, up to 0.024 mm on the benchmark situations, is gone)."""
+        unmoved (without the simulated turn's creep)."""
         barrels = self._tower.barrels
         lean = certain_to_fall(leans)
         if lean is not None:
@@ -182,7 +183,7 @@ class ConfirmDecisionRun(CompoundDecisionRun):
 
     def _plan(self, barrels: Sequence[BarrelPose], direction: float, slopes: Sequence[float], *,
               placing: bool) -> list[bool]:
-        if placing:  # a dropped barrel jolts the tower: locking here moved the phase of 4-6 of 500
+        if placing:  # a dropped barrel jolts the tower: locking here moves the phase of some decisions
             return [False] * len(barrels)
         return super()._plan(barrels, direction, slopes, placing=False)
 
@@ -247,7 +248,7 @@ class PhysicsReferee:
     :class:`ConfirmReferee` with ``params``, which decides as the early-exit
     :class:`~sim.referees.loop.LoopReferee` does, and that agrees with the plain loop) and the
     exact decision is returned. ``rigid_turns`` lets the cheap run hand on a tower certain to
-    stand through a turn unmoved, without simulating the turn (see the module's docstring).
+    stand through a turn unmoved, without simulating the turn (the crash criterion: the module's docstring).
     Implements :class:`sim.tower.Referee`; deterministic because both parts are.
     ``exact_calls``/``decisions`` count what this instance did.
     """

@@ -5,9 +5,8 @@ so orders that share their first barrels err together, and the orders a sweep ra
 hardest (or easiest) are, besides, those whose own noise happened to point that way (the
 winner's curse, which pulls the extremes outward). Each interval holds for its own order,
 but the extremes of 34,650 of them are not a fair sample: the shared luck of the rounds
-can move a whole family either way, further than its intervals (the nine-barrel casual
-sweep's rounds squeezed its spread: its 20 hardest orders read 0.08 barrels easier than
-on rounds of their own, on average, and its 20 easiest 0.13 harder).
+can move a whole family either way, further than its intervals (the committed sweeps'
+record, ``notebooks/results/sweeps.json``, ``confirm``, holds each sweep's extremes both ways).
 
 ``kipp tune --confirm N`` (or, on a finished sweep's file, ``python -m lab.confirm --results
 FILE.sqlite --top 20 --rounds 2000``) takes the ``--top`` hardest and easiest orders by barrels
@@ -40,9 +39,9 @@ from kipp.analysis.stats import Z95
 from sim.params import Params
 
 ROUNDS = 2000
-"""Fast rounds of its own for each order confirmed, by default (``kipp tune --confirm``). The 40
-extremes of the nine-barrel casual sweep came out within +-0.06 to +-0.09 barrels stacked, correction
-included."""
+"""Fast rounds of its own for each order confirmed, by default (``kipp tune --confirm``): enough
+that a confirmed value's interval, correction included, is a fraction of a barrel (each confirmed
+order's ``low`` and ``high`` in the record say how much)."""
 FAMILY = "confirm"
 """The stream family of the new rounds (:func:`kipp.analysis.rounds.round_streams`)."""
 

@@ -11,12 +11,8 @@ difficulty in the notebook.
 :func:`summary_features`, per order: an intercept; the mean position of the large barrels and
 of the medium ones; and which size stands at the bottom, on the deck. Four slopes instead of 25,
 so the sampled correction can try them on 100 sampled orders instead of 520; they carry the part
-of the physics correction that orders built alike share. Measured on physics revision 3, sampled
-correction of 200 orders x 80 rounds (seed 1): they explain 59% of the expert's order effect on
-barrels stacked in the standard game out of sample (the layout cannot be tried on 200), and lower
-the mean squared error of the estimate on 60 held-out orders, each with 400 physics rounds, from
-0.0098 to 0.0066 barrels^2 (the reference's noise taken off); casual players with nine barrels and
-half turns: 43%, and 0.0025 to 0.0016.
+of the physics correction that orders built alike share. How much of it they explain in each
+committed sweep is in that sweep's record (``notebooks/results/sweeps.json``, ``correction``).
 
 >>> names = feature_names(12)
 >>> len(names), names[:3], names[-3:]

@@ -15,8 +15,7 @@ It is written as four parts, each estimated from its own independent rounds::
 - ``rel_o``: how far the order is from the mean under the fast referee; from *fast rounds*
   that every order plays, ``mean_k (y_ok - m_k)`` with ``m_k`` the mean over orders of
   round ``k``. The round's luck (how many turns the die gives, say) moves every order
-  alike and cancels: the variance per round falls from about 3.9 to 0.7 barrels^2 for the
-  ``casual`` bot.
+  alike and cancels, so the variance per round falls several-fold.
 - ``corr_o``: how far the order's physics-minus-fast difference is from the mean
   difference; from *paired rounds* that every order plays with both referees,
   ``e_o = mean_k [(p_ok - f_ok) - (P_k - F_k)]`` (``P_k``, ``F_k`` the rounds' means over
@@ -44,33 +43,15 @@ over the independent sampled orders; then ``grand_diff = a`` and
 themselves and the random effect ``tau^2`` (upper bound, as above) added for the rest.
 The features are used only where they predict: the model with them is kept when its
 leave-one-out error over the sampled orders is below that of the mean alone (``d_o = a +
-u_o``) by more than 1.645 standard errors. Fitted to noise, 25 slopes widen the intervals
-(their variance adds about ``25 (v + tau^2) / m``) and explain nothing: on physics revision 2
-(before the lens contacts), on 2,000 orders of a ``casual`` sweep, 8 rounds each, the features
-lowered the leave-one-out error of barrels stacked from 0.04647 to 0.04639 barrels^2 (noise
-alone: 0.0463), not significantly, and would have widened an unsampled order's correction from
-0.0025 to 0.0030 barrels^2; on 600 orders of a ``skilled`` sweep they raised it (0.0768 to
-0.0792). Those were the 25 *layout* features (:func:`kipp.analysis.difficulty.features.features`),
-too many to try on the 200 sampled orders of the sweeps of revision 3 (20 per feature). The
-sampled correction now tries the four *summary* features instead
+u_o``) by more than 1.645 standard errors: fitted to noise, 25 slopes widen the intervals
+(their variance adds about ``25 (v + tau^2) / m``) and explain nothing. So the sampled
+correction tries the four *summary* features
 (:func:`kipp.analysis.difficulty.features.summary_features`, from 100 sampled orders on;
-:attr:`kipp.analysis.difficulty.quality_plan.Plan.correction_features`).
-Refitted on the revision-3 sweeps of seed 1, the summary passes the test for barrels stacked
-where there is an order effect to explain: expert, standard game, 59% of it out of sample (its
-upper bound 0.070 to 0.049 barrels, the floor under an unsampled order's half-width +-0.136 to
-+-0.106); casual, twelve barrels with half turns, 39%; casual, nine with half turns, 43%; the
-skilled nine-barrel sweep with half turns has none (moment estimate 0) and keeps the mean.
-Every committed sweep of physics revision 4 is made with them (``notebooks/results/sweeps.json``).
-Out of sample they carry, of the order effect on barrels stacked: standard game, casual 63%,
-skilled 95% and expert all of it; half turns, casual 44% and skilled 51%; nine barrels, casual 98%
-and skilled 80%; nine barrels with half turns, casual 42%, and the skilled sweep there has none to
-carry (moment estimate 0) and keeps the mean. On P(complete) the test keeps them for the expert
-(all of it), for skilled play with half turns (85%) and with nine barrels (casual all, skilled 63%;
-casual with half turns 89%), and drops them elsewhere. Held out (60 orders, 400 physics rounds
-each), the intervals cover 53 to 60 of 60 per sweep and metric; the 53 (the expert's P(complete))
-is one order missed by 4.6 standard errors, its sweep's fast rounds low and the check's physics
-rounds high, with the other 59 at the spread the intervals claim; a second draw of 60 held-out
-orders (``python -m lab.coverage_check --draw 1``) covers 58 and 57 of them (README). The bound on the order
+:attr:`kipp.analysis.difficulty.quality_plan.Plan.correction_features`), not the 25 *layout* features
+(:func:`kipp.analysis.difficulty.features.features`), too many for 200 sampled orders. Which of them
+each committed sweep kept, and the share of the order effect they explain out of sample, are in
+its record (``notebooks/results/sweeps.json``, ``correction``); how well the intervals cover
+held-out orders, ``python -m lab.coverage_check`` (the record's ``coverage``). The bound on the order
 effect comes from the residuals of the model the test chose, so it can be low.
 
 *Top-up rounds* (for a target on every order's interval): after the planned rounds, an order
@@ -124,11 +105,10 @@ def order_effect(residual: np.ndarray, parameters: int, sampling_var: float) -> 
     their difference (at least 0). The bound is ``s^2`` at its one-sided 95% chi-square bound,
     ``s^2 df / chi2_0.05(df)``, less ``sampling_var``, with Satterthwaite's degrees of freedom
     ``df = 2 s^4 / Var(s^2)`` from the residuals' fourth moment (at most the residual degrees of
-    freedom): a skewed or heavy-tailed order effect has fewer. Measured on synthetic orders (200
-    orders x 80 rounds, a 0.06 SD order effect and unit round noise, 1,000 replicates each), the
-    bound covers the true ``tau^2`` 96% of the time for a normal effect and 94% for an
-    exponential one, where the normal approximation it replaces (``s^2`` plus 1.645 of its
-    normal-theory standard error) covered 93% and 89%; 60 orders x 20 rounds: 95% and 95%.
+    freedom): a skewed or heavy-tailed order effect has fewer. On synthetic orders with a normal
+    and with an exponential order effect the bound covers the true ``tau^2`` at about its nominal
+    rate, where the normal-theory bound (``s^2`` plus 1.645 of its standard error) falls short
+    (``tests/kipp/analysis/test_multifidelity.py``, ``test_the_order_effect_bound_covers_at_the_nominal_rate``).
     """
     m = residual.size
     dof = max(1, m - parameters)

@@ -24,24 +24,16 @@ TOPUP_MOST = 8
 """An order plays at most this many times the planned fast rounds."""
 SAMPLED_FROM = 1000
 """Sweeps of more orders than this sample some of them for the correction by default
-(:meth:`Plan.for_orders`). Measured on all 1,680 nine-barrel orders with the casual bot, on
-physics revision 2 with the normal-theory bound on the order effect: 200 sampled orders x 80
-rounds (1,252 CPU s in all) left every order within +-0.135 barrels, where paired rounds of
-every order left 3 orders above +-0.15 with 12 rounds (1,654 CPU s) and 291 with 24 (2,630
-CPU s). Shared by all orders, a paired round in which the referees part early moves every
-order with that prefix at once: 2 of those 24 rounds carried 80% of the model's round-to-round
-variance, so a dozen shared rounds under-sample it. On physics revision 4 with the chi-square bound
-and the summary features, 200 x 80 and 200 fast rounds left every one of the 1,680 nine-barrel
-orders of a casual sweep within +-0.131 barrels (529 CPU s in all, ``notebooks/results/sweeps.json``);
-the paired plans were not rerun."""
+(:meth:`Plan.for_orders`). Shared by all orders, a paired round in which the referees part early
+moves every order with that prefix at once, so a few shared rounds under-sample the model's
+round-to-round variance; a sample of orders, each with paired rounds of its own, does not. Up to
+this many orders every order plays the paired rounds (the nine-barrel sweeps' records,
+``notebooks/results/sweeps.json``, show what the sampled plan costs there)."""
 SAMPLED_ORDERS, SAMPLED_ROUNDS = 200, 80
-"""The default sample of such sweeps: orders, and rounds each. Measured on all 34,650 orders
-with the casual bot on physics revision 2, with the normal-theory bound: the correction's order
-effect is small (about 0.02 barrels), so its bound shrinks with fewer orders played longer at
-the same physics; 200 x 80 left 0.0013 barrels^2 for an unsampled order, against 0.0025 for
-2,000 x 8. On physics revision 3 with the chi-square bound, 200 x 80 left 0.0021 barrels^2
-(order effect about 0.036 barrels; 2,000 x 8 not rerun); on revision 4 with the summary
-features, a median 0.0012 (order effect about 0.020 barrels, bound 0.034)."""
+"""The default sample of such sweeps: orders, and rounds each. The correction's order effect is
+small, so its bound shrinks with fewer orders played longer at the same physics: few orders
+with many rounds each beat many orders with few (each sweep's record,
+``notebooks/results/sweeps.json``, ``correction``, holds the order effect it found)."""
 TOPPED_FAST_ROUNDS = 200
 """Planned fast rounds per order by default when the top-up follows (it gives more to the orders
 that need them), instead of :attr:`Plan.fast_rounds`' 300."""

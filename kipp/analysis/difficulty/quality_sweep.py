@@ -79,10 +79,9 @@ TOPUP_PANEL = 256
 round's mean over all orders (its noise adds about 1/256 of an order's to each deviation)."""
 TOPUP_STAGES = 12
 """Top-up stages at most (each aims at the target with the variance seen so far, times 1.1;
-after the first few only the orders whose variance grew past that play, a few rounds each). It was
-8: the seed-2 expert sweep of the standard game stopped there with one order at +-0.158 barrels,
-its variance grown in the last stage; a ninth stage gave it 38 more rounds. A file that stopped
-at the old limit with orders still wide reads as unfinished: the same command plays the stages left."""
+after the first few only the orders whose variance grew past that play, a few rounds each), enough
+that an order whose variance grows in a late stage still reaches the target. A file that stopped
+at a lower limit with orders still wide reads as unfinished: the same command plays the stages left."""
 def topup_panel(seed: int, n: int, stage: int, j: int) -> np.ndarray:
     """The orders (indices of ``n``, sorted) that play along in top-up round ``j`` of ``stage``."""
     return np.sort(stream(seed, "topup panel", stage, j).choice(n, min(TOPUP_PANEL, n), replace=False))

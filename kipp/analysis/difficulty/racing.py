@@ -9,8 +9,7 @@ rounds they all played. An order's value relative to the field is
 the race for the same list), so the round's luck cancels and the comparison is as sharp as
 the orders' differences allow. Each list has its own field: hard orders answer the round's
 luck alike, and unlike easy ones, so measured against a field of both their deviations vary
-about 4.5x as much (0.58 against 0.13 barrels^2 per round for the casual bot's nine-barrel
-hardest orders, fast referee). Its interval is ``rel_o +- z * se_o`` with ``z`` the normal quantile
+several times as much. Its interval is ``rel_o +- z * se_o`` with ``z`` the normal quantile
 of ``1 - (1 - confidence) / (2 * orders * looks)``: Bonferroni over every order and every
 look at the data (batches double: 4, 8, 16, ... rounds, at most ``looks`` of them), so the
 whole answer holds at the stated confidence.
