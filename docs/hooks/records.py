@@ -14,7 +14,7 @@ functions (a missing record, key or notebook figure fails the build):
   record's root, with ``{key}`` replaced by the row's key.
 - ``{{ notebook_figure("barrel_order_difficulty.ipynb", 0, "alt text") }}``: the ``n``-th
   PNG output stored in a notebook (they are executed by the test suite, not by the build).
-- ``{{ keys_table() }}``: the viewer's key table (``viewer.help.KEYS`` and ``REPLAY_KEYS``,
+- ``{{ keys_table() }}``: the viewer's key table (``viewer.keys.KEYS`` and ``REPLAY_KEYS``,
   the tables the in-game help card and legend draw).
 
 Each figure is written as ``<span class="record" data-record=FILE data-key=PATH
@@ -160,10 +160,10 @@ def notebook_figure(notebook: str, index: int, alt: str) -> str:
 def keys_table() -> str:
     """The viewer's keys, in play and in a replay, as two Markdown tables."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from viewer.help import KEYS, REPLAY_KEYS
+    from viewer.keys import KEYS, REPLAY_KEYS
 
     def rows(keys) -> str:
-        return "\n".join(f"| {html.escape(key)} | {html.escape(what)} |" for key, what in keys)
+        return "\n".join(f"| {html.escape(row.label)} | {html.escape(row.words)} |" for row in keys)
 
     return ("| key | in a game |\n| --- | --- |\n" + rows(KEYS) + "\n\n"
             "| key | in a replay (`kipp replay FILE`) |\n| --- | --- |\n" + rows(REPLAY_KEYS) + "\n")

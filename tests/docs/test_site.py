@@ -128,11 +128,11 @@ def test_no_placeholder_is_left_and_the_site_loads_nothing_from_outside(site):
 
 
 def test_the_play_page_lists_the_viewers_keys(site):
-    from viewer.help import KEYS, REPLAY_KEYS
+    from viewer.keys import KEYS, REPLAY_KEYS
 
     text = (site / "play" / "index.html").read_text(encoding="utf-8")
-    for key, what in KEYS + REPLAY_KEYS:
-        assert f"<td>{key}</td>" in text.replace("&amp;", "&") and what in text, key
+    for row in KEYS + REPLAY_KEYS:
+        assert f"<td>{row.label}</td>" in text.replace("&amp;", "&") and row.words in text, row.label
 
 
 def test_the_notebooks_figures_are_on_the_site(site):
@@ -191,11 +191,11 @@ def test_the_readme_is_a_newcomers_page():
 
 
 def test_the_readme_lists_the_viewers_keys():
-    from viewer.help import KEYS
+    from viewer.keys import KEYS
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    for key, _ in KEYS:
-        assert f"\n| {key} | " in readme, key
+    for row in KEYS:
+        assert f"\n| {row.label} | " in readme, row.label
 
 
 WRITTEN_PAGES = ("index", "play", "design", "own-set", "researchers", "how-it-works", "performance")
