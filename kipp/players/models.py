@@ -55,7 +55,7 @@ The numbers are choices, defended here:
 >>> make_bot("pirate", "Ann")
 Traceback (most recent call last):
 ...
-kipp.players.models.UnknownModelError: unknown player model 'pirate'; known: novice, casual, skilled, expert, learned
+kipp.players.models.UnknownModelError: unknown player model 'pirate'; known: novice, casual, skilled, expert, ...
 """
 
 from __future__ import annotations
@@ -85,12 +85,16 @@ class PlayerModel:
         """One line for ``--help``: what this player does."""
         aim = {"centre": "aims at the centre of the top barrel",
                "balance": "sets each barrel a little uphill of the coming tilt",
-               "learned": "aims by a policy trained on the Gymnasium environment"}[self.aim]
+               "learned": "aims by a policy trained on the Gymnasium environment",
+               "captain": "plays to win chips, not just towers, as it learned in thousands of games against "
+                          "itself and the other bots"}[self.aim]
         hand = "the parameter set's hand" if self.sigma_mm is None else f"a {self.sigma_mm:g} mm hand"
         wild = {"leveler": "levels the deck on a wild roll", "random": "turns any sailor on a wild roll",
-                "joint": "picks a wild roll's sailor with the aim"}[self.wild]
+                "joint": "picks a wild roll's sailor with the aim",
+                "captain": "picks a wild roll's sailor for the tower it leaves"}[self.wild]
         passing = {"never": "never passes", "cautious": "passes when the worst face could tip the tower",
-                   "risk": "passes when its own crash estimate exceeds N/(2N+1) at N players"}[self.passing]
+                   "risk": "passes when its own crash estimate exceeds N/(2N+1) at N players",
+                   "captain": "passes only when it learned that a pass pays"}[self.passing]
         return f"{self.name}: {aim}, {hand}, {wild}, {passing}"
 
 
@@ -100,6 +104,7 @@ MODELS: dict[str, PlayerModel] = {m.name: m for m in (
     PlayerModel("skilled", aim="balance", sigma_mm=1.0, wild="leveler", passing="risk"),
     PlayerModel("expert", aim="balance", sigma_mm=0.5, wild="joint", passing="risk"),
     PlayerModel("learned", aim="learned", sigma_mm=1.0, wild="leveler", passing="risk"),
+    PlayerModel("captain", aim="captain", sigma_mm=0.5, wild="captain", passing="captain"),
 )}
 """The player models by name: those written by hand weakest first, then the one that learned."""
 
