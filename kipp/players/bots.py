@@ -310,14 +310,7 @@ class Bot:
         if self.passing == "never":
             return False
         if self.passing in ("risk", "captain"):
-            config = state.config
-            p, threshold = self.crash_probability(state), pass_threshold(len(config.players), config.crash_penalty)
-            if self.passing == "risk":
-                return p > threshold
-            others = [c for i, c in enumerate(state.chips) if i != state.player]
-            return self.captain.passes(p, threshold, lead_chips=state.chips[state.player] - max(others, default=0),
-                                       supply_share=state.supply / config.total_chips,
-                                       placed_share=state.placed / len(state.line))
+            return self.estimate_passes(state)[self.passing]
         turns = state.turns_by_sailor()
         fraction = state.config.fraction
         faces = [face for face in state.config.faces if face != WILD]
@@ -328,6 +321,19 @@ class Bot:
         if state.next_barrel() is not None:
             sizes.append(state.next_barrel())
         return worst >= self.caution * critical_tilt_deg(self.params, sizes)
+
+    def estimate_passes(self, state) -> dict[str, bool]:
+        """What the ``risk`` rule and, with the captain aim, the ``captain`` rule decide at ``state``'s
+        play-or-pass decision, from one crash estimate (:meth:`crash_probability`)."""
+        config = state.config
+        p, threshold = self.crash_probability(state), pass_threshold(len(config.players), config.crash_penalty)
+        verdicts = {"risk": p > threshold}
+        if self.captain is not None:
+            others = [c for i, c in enumerate(state.chips) if i != state.player]
+            verdicts["captain"] = self.captain.passes(
+                p, threshold, lead_chips=state.chips[state.player] - max(others, default=0),
+                supply_share=state.supply / config.total_chips, placed_share=state.placed / len(state.line))
+        return verdicts
 
     def crash_probability(self, state) -> float:
         """The bot's own estimate that the coming turn crashes, before the die is rolled.
