@@ -43,6 +43,15 @@ The numbers are choices, defended here:
   referee (``kipp compare --games 100 --seed 3``, physics revision 4) it completes 41.3% of
   standard rounds [35.9, 47.0], ``skilled`` 21.0% and ``expert`` 32.7% in the same games (on
   revision 3 the same, but ``expert`` 32.0%).
+- ``captain``, for experienced families: plays to win chips, not only to build tall towers. It
+  has the expert's steady 0.5 mm hand and one policy for all three of its choices
+  (:mod:`kipp.players.captain`): where to set the barrel (a learned mix of the ``learned``
+  player's aim and the ``skilled`` and ``expert`` players' judgement), which sailor to turn on a
+  wild roll (thinking of the deck it hands the next player too), and when to pass in Old Sea Dogs
+  (its own crash estimate against a bar it learned). The weights were trained by CMA-ES in paired
+  games against copies of itself and the other models (``python -m lab.train_selfplay``); how it
+  does against each of them, on physics, is recorded by ``python -m lab.captain_study`` in
+  ``lab/data/captain_study.json``.
 
 - ``lookahead`` is not a person, and not in :data:`MODELS` (no command seats it, since it must be
   handed the referee): :class:`kipp.players.lookahead.LookaheadBot` tries candidate aims on the
