@@ -95,15 +95,14 @@ class PlayerModel:
         aim = {"centre": "aims at the centre of the top barrel",
                "balance": "sets each barrel a little uphill of the coming tilt",
                "learned": "aims by a policy trained on the Gymnasium environment",
-               "captain": "plays to win chips, not just towers, as it learned in thousands of games against "
-                          "itself and the other bots"}[self.aim]
+               "captain": "plays for chips, not just towers, as learned against itself and the bots"}[self.aim]
         hand = "the parameter set's hand" if self.sigma_mm is None else f"a {self.sigma_mm:g} mm hand"
         wild = {"leveler": "levels the deck on a wild roll", "random": "turns any sailor on a wild roll",
                 "joint": "picks a wild roll's sailor with the aim",
-                "captain": "picks a wild roll's sailor for the tower it leaves"}[self.wild]
+                "captain": "turns a wild roll's sailor thinking of the next player"}[self.wild]
         passing = {"never": "never passes", "cautious": "passes when the worst face could tip the tower",
                    "risk": "passes when its own crash estimate exceeds N/(2N+1) at N players",
-                   "captain": "passes only when it learned that a pass pays"}[self.passing]
+                   "captain": "passes when it learned a pass pays"}[self.passing]
         return f"{self.name}: {aim}, {hand}, {wild}, {passing}"
 
 
