@@ -33,7 +33,7 @@ from pathlib import Path
 from kipp.analysis.compare import game_seed
 from kipp.analysis.stats import mean_interval, wilson_interval
 from kipp.analysis.sweep import open_executor, run_tasks
-from kipp.rules.actions import Pass, Play
+from kipp.rules.actions import ChooseSailor, Pass, Play
 from kipp.rules.config import ROUNDS, GameConfig
 from kipp.rules.play import play_game
 from sim.params import Params, load_params
@@ -47,12 +47,15 @@ PASS_RULES = ("captain", "risk")
 @dataclass
 class Tally:
     """A bot that counts its chances to pass and its passes (Old Sea Dogs); a bot of the ``captain`` aim
-    also counts how often the hand-written ``risk`` rule would have passed at the same chances."""
+    also counts how often the hand-written ``risk`` rule would have passed at the same chances, and
+    how often its sailor on a wild roll is not the one the leveler would turn."""
 
     bot: object
     chances: int = 0
     passes: int = 0
     risk_passes: int = 0
+    wild_choices: int = 0
+    not_levelled: int = 0
     name: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -60,7 +63,12 @@ class Tally:
 
     def act(self, state, rng):
         if not state.pass_allowed():
-            return self.bot.act(state, rng)
+            action = self.bot.act(state, rng)
+            if isinstance(action, ChooseSailor):
+                self.wild_choices += 1
+                self.not_levelled += action.sailor != self.bot.choose_sailor(state.turns_by_sailor(),
+                                                                             state.config.fraction)
+            return action
         self.chances += 1
         if self.bot.aim == "captain" and self.bot.passing in ("captain", "risk"):
             verdicts = self.bot.estimate_passes(state)
@@ -105,7 +113,8 @@ def task(kind: str, what: str, sea_dogs: bool, referee_name: str, params: Params
         second = Tally(replace(captain, name="Never", passing="never"))
     figures = _pair(first, second, sea_dogs, referee, params, seed)
     figures.update(chances=first.chances, passes=first.passes, risk_passes=first.risk_passes,
-                   other_chances=second.chances, other_passes=second.passes)
+                   other_chances=second.chances, other_passes=second.passes, wild_choices=first.wild_choices,
+                   not_levelled=first.not_levelled)
     return kind, what, sea_dogs, g, figures
 
 
@@ -119,10 +128,12 @@ def _interval(values) -> list[float]:
     return [round(v, 4) for v in mean_interval(values)]
 
 
-def _rate(passes: int, chances: int) -> dict:
-    low, high = wilson_interval(passes, chances) if chances else (float("nan"), float("nan"))
-    return {"passes": passes, "chances": chances, "rate": round(passes / chances, 4) if chances else None,
-            "rate_95": [round(low, 4), round(high, 4)] if chances else None}
+def _rate(count: int, of: int) -> dict:
+    """``count`` of ``of`` (passes of chances to pass, ...) with a Wilson 95% interval."""
+    if not of:
+        return {"count": count, "of": of, "rate": None, "rate_95": None}
+    low, high = wilson_interval(count, of)
+    return {"count": count, "of": of, "rate": round(count / of, 4), "rate_95": [round(low, 4), round(high, 4)]}
 
 
 def summarise(results: dict[tuple, dict], games: int, opponents, sea_dogs_opponents, completion_models,
@@ -135,7 +146,9 @@ def summarise(results: dict[tuple, dict], games: int, opponents, sea_dogs_oppone
     for sea_dogs, variant, names in ((False, "standard", opponents), (True, "Old Sea Dogs", sea_dogs_opponents)):
         for m in names:
             r = rows("head to head", m, sea_dogs)
-            entry = {"chips": _interval([x["chips"] for x in r]), "wins": _interval([x["wins"] for x in r])}
+            entry = {"chips": _interval([x["chips"] for x in r]), "wins": _interval([x["wins"] for x in r]),
+                     "captain_wild_choices_not_the_levelers": _rate(sum(x["not_levelled"] for x in r),
+                                                                    sum(x["wild_choices"] for x in r))}
             if sea_dogs:
                 entry["captain_passes"] = _rate(sum(x["passes"] for x in r), sum(x["chances"] for x in r))
                 entry["risk_rule_at_the_captains_chances"] = _rate(sum(x["risk_passes"] for x in r),
@@ -195,9 +208,12 @@ def report(record: dict) -> str:
             (c, cl, ch), (w, wl, wh) = r["chips"], r["wins"]
             line = (f"{variant}: captain minus {m}: chips {c:+.3f} [{cl:+.3f}, {ch:+.3f}] per game, "
                     f"wins {w:+.3f} [{wl:+.3f}, {wh:+.3f}]")
+            wild = r["captain_wild_choices_not_the_levelers"]
+            line += f"; the captain's wild sailor is not the leveler's in {wild['count']} of {wild['of']}"
             if "captain_passes" in r:
-                line += (f"; passes: captain {r['captain_passes']['rate']:.3f}, {m} {r[f'{m}_passes']['rate']:.3f} "
-                         "of its chances")
+                risk = r["risk_rule_at_the_captains_chances"]
+                line += (f"; passes: captain {r['captain_passes']['rate']:.3f} of its chances (the risk rule would "
+                         f"{risk['rate']:.3f}), {m} {r[f'{m}_passes']['rate']:.3f} of its own")
             lines.append(line)
     for m, r in record["completion"].items():
         if m == "captain_minus_learned":
@@ -211,8 +227,8 @@ def report(record: dict) -> str:
         rate = r["passes"]
         risk = r["risk_rule_at_the_same_chances"]
         lines.append(f"pass, {rule} rule with the captain's aim against never passing: chips {c:+.3f} [{cl:+.3f}, "
-                     f"{ch:+.3f}], wins {w:+.3f} [{wl:+.3f}, {wh:+.3f}]; passes {rate['passes']} of "
-                     f"{rate['chances']} chances ({rate['rate']:.3f}; the risk rule would pass {risk['passes']})")
+                     f"{ch:+.3f}], wins {w:+.3f} [{wl:+.3f}, {wh:+.3f}]; passes {rate['count']} of "
+                     f"{rate['of']} chances ({rate['rate']:.3f}; the risk rule would pass {risk['count']})")
     return "\n".join(lines)
 
 
