@@ -164,7 +164,8 @@ def train(*, seed: int, opponents: tuple[str, ...], referee: str, workers: int, 
     return CaptainPolicy.from_flat(vector), record
 
 
-def main(argv: list[str] | None = None) -> int:
+def make_parser() -> argparse.ArgumentParser:
+    """The command's options (their defaults are the shipped weights' training)."""
     parser = argparse.ArgumentParser(prog="python -m lab.train_selfplay", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=1)
@@ -185,6 +186,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pass-sigma0", type=float, default=0.5)
     parser.add_argument("--out", default=str(DEFAULT_PATH), help="where to write the policy (JSON)")
     parser.add_argument("--no-progress", action="store_true")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = make_parser()
     args = parser.parse_args(argv)
     from kipp.players.models import MODELS
 

@@ -11,7 +11,7 @@ from kipp.players.models import make_bot
 from kipp.rules.config import GameConfig
 from kipp.rules.play import play_game
 from lab import captain_study
-from lab.train_selfplay import STAGES, Setup, run_stage, train
+from lab.train_selfplay import STAGES, Setup, make_parser, run_stage, train
 from sim.params import load_params
 from sim.referees.fast import FastReferee
 
@@ -65,3 +65,17 @@ def test_the_studys_figures_are_the_games_own():
     assert completion["rounds"] == 6 and 0 <= completion["completed"] <= 6
     rule = record["pass"]["captain"]
     assert rule["passes"]["of"] > 0 and rule["passes"]["count"] <= rule["passes"]["of"]
+
+
+def test_the_shipped_weights_were_trained_by_the_commands_defaults():
+    """``python -m lab.train_selfplay --workers 2`` remakes kipp/players/data/captain.json (not re-run here:
+    it takes minutes); its record names the options it ran with, which must be the defaults."""
+    defaults = make_parser().parse_args([])
+    training = CaptainPolicy.load().training
+    assert (training["seed"], training["referee"], training["opponents"]) == (
+        defaults.seed, defaults.referee, defaults.opponents.split(","))
+    for stage in STAGES:
+        record = training[stage]
+        for name in ("generations", "population", "games", "sigma0", "minutes"):
+            assert record[name] == getattr(defaults, f"{stage}_{name}"), (stage, name)
+        assert record["generations_run"] == record["generations"]
