@@ -164,4 +164,4 @@ class CaptainPolicy:
         """The pass rule (module docstring): ``threshold`` is :func:`kipp.players.bots.pass_threshold`'s."""
         t = self.passing
         bar = t[0] + t[1] * lead_chips / LEAD_SCALE_CHIPS + t[2] * supply_share + t[3] * placed_share
-        return logit(crash_estimate) - logit(threshold) > bar
+        return bool(logit(crash_estimate) - logit(threshold) > bar)
