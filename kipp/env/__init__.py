@@ -7,6 +7,8 @@ only once registered), so either of these makes one::
     env = gymnasium.make("kipp.env:kipp/KippKippAhoi-v0")
 
 The environment is :class:`~kipp.env.environment.KippKippAhoiEnv` (its docstring is the spec).
+The whole game with every seat an agent is the PettingZoo environment of :mod:`kipp.env.aec`
+(``kipp.env.aec.env(players=3)``), imported on its own so that this package needs no PettingZoo.
 """
 
 import gymnasium

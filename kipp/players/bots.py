@@ -24,15 +24,16 @@ from typing import Sequence
 import numpy as np
 
 from kipp.players.balance import BalanceJudge
+from kipp.players.captain import CaptainPolicy
 from kipp.players.learned import LearnedAim
 from kipp.players.table_view import TableView
 from kipp.rules.actions import WILD, Action, ChooseSailor, Pass, Place, PlaceAnywhere, Play
 from sim import geometry
 from sim.params import SCREWS, Params, load_params
 
-AIM_POLICIES = ("centre", "balance", "learned")
-WILD_POLICIES = ("leveler", "random", "joint")
-PASS_POLICIES = ("never", "cautious", "risk")
+AIM_POLICIES = ("centre", "balance", "learned", "captain")
+WILD_POLICIES = ("leveler", "random", "joint", "captain")
+PASS_POLICIES = ("never", "cautious", "risk", "captain")
 
 
 def pass_threshold(players: int, crash_chips: int) -> float:
@@ -109,6 +110,9 @@ class Bot:
       ``learned``, a :class:`kipp.players.learned.LearnedAim`; by default the shipped one) from
       the table as the environment shows it (:class:`kipp.players.table_view.TableView`); it
       was trained to level the deck on a wild roll, so it goes with the ``leveler``.
+      ``captain``: the aim of the self-play policy (the field ``captain``, a
+      :class:`kipp.players.captain.CaptainPolicy`; by default the shipped one), which goes with
+      its own wild choice (``wild="captain"``).
     - ``sigma_mm``: placement skill, the standard deviation of the Gaussian error per
       axis (deck frame, mm) added after the aim; by default the parameter set's
       ``placement.sigma_mm`` (1.5 mm, or what ``kipp calibrate`` fitted to recorded
@@ -118,7 +122,8 @@ class Bot:
       rulebook's advice; ties go to red, then yellow, then blue); ``random`` picks one
       uniformly; ``joint`` (with the ``balance`` aim) chooses the sailor together with the
       aim, and after placing turns the sailor that leaves the tower as it stands best
-      balanced.
+      balanced; ``captain`` (with the ``captain`` aim) the sailor of the captain's wild score,
+      chosen before placing for the aim and again after, on the tower as it landed.
     - ``passing`` (Old Sea Dogs): ``never``; ``cautious``: pass when the worst die face
       could tilt the deck at least ``caution`` times the tower's critical tilt
       (:func:`critical_tilt_deg` of the tower plus the next barrel); ``risk``: pass when
@@ -127,7 +132,9 @@ class Bot:
       placement error propagated through the static check, the turn crashing where the
       static margin after it is below ``turn_allowance_deg``) is above
       :func:`pass_threshold`: passing costs one chip, but the next player must then play
-      the same tower, so the pass pays from p = N / (2N + 1) with N players (0.4 for two).
+      the same tower, so the pass pays from p = N / (2N + 1) with N players (0.4 for two). ``captain`` (with
+      the ``captain`` aim): the same estimate, at the captain's own aim and sailor, against the
+      bar its policy learned (:meth:`kipp.players.captain.CaptainPolicy.passes`).
     - ``turn_allowance_deg``: what the bot has learnt at the table about turns: a turn
       crashes when the static margin after it is below this (degrees). 0.25: a turning tower
       needs a little tilt to spare (the fast referee's fitted turn margin grows with the
@@ -152,6 +159,7 @@ class Bot:
     judge: BalanceJudge | None = field(default=None, repr=False, compare=False)
     learned: LearnedAim | None = field(default=None, repr=False, compare=False)
     view: TableView | None = field(default=None, repr=False, compare=False)
+    captain: CaptainPolicy | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.sigma_mm is None:
@@ -166,6 +174,17 @@ class Bot:
             raise ValueError("the learned aim needs the leveler's wild choice (it was trained to level the deck)")
         if not (math.isfinite(self.sigma_mm) and self.sigma_mm >= 0):
             raise ValueError(f"sigma_mm must be finite and >= 0, got {self.sigma_mm!r}")
+        if (self.aim == "captain") != (self.wild == "captain"):
+            raise ValueError("the captain aim and the captain wild choice go together (it aims for its sailor)")
+        if self.passing == "captain" and self.aim != "captain":
+            raise ValueError("the captain pass needs the captain aim (its bar was learned with that aim)")
+        if self.aim == "captain":
+            if self.captain is None:
+                object.__setattr__(self, "captain", CaptainPolicy.load())
+            if self.view is None:
+                object.__setattr__(self, "view", TableView(self.params))
+            if self.judge is None:
+                object.__setattr__(self, "judge", self.view.judge)
         if self.aim == "learned":
             if self.learned is None:
                 object.__setattr__(self, "learned", LearnedAim.load())
@@ -189,6 +208,8 @@ class Bot:
                 return ChooseSailor(SCREWS[int(rng.integers(len(SCREWS)))])
             if self.wild == "joint":
                 return ChooseSailor(self.judge.best_sailor(state.tower, SCREWS, state.config.fraction))
+            if self.wild == "captain":
+                return ChooseSailor(self.captain_sailor(state, placed=True))
             return ChooseSailor(self.choose_sailor(state.turns_by_sailor(), state.config.fraction))
         if isinstance(first, Play):
             return Pass() if self.wants_to_pass(state) else Play()
@@ -199,7 +220,8 @@ class Bot:
         micrometre resolution."""
         aim_mm = where.top_mm
         if self.aim != "centre" and state is not None:
-            x, y = self.balance_aim_m(state) if self.aim == "balance" else self.learned_aim_m(state)
+            aims = {"balance": self.balance_aim_m, "learned": self.learned_aim_m, "captain": self.captain_aim_m}
+            x, y = aims[self.aim](state)
             aim_mm = (x * 1000, y * 1000)
         return self.execute(aim_mm, where, rng)
 
@@ -215,6 +237,8 @@ class Bot:
             return [state.face]
         if self.wild == "leveler":
             return [self.choose_sailor(state.turns_by_sailor(), state.config.fraction)]
+        if self.wild == "captain":
+            return [self.captain_sailor(state, placed=False)]
         return list(SCREWS)
 
     def balance_aim_m(self, state) -> tuple[float, float]:
@@ -239,6 +263,38 @@ class Bot:
         return self.view.aim_m(state, *self.learned.aim(obs, sailor if sailor is not None else
                                                         self.coming_sailors(state)[0]))
 
+    def captain_aim_m(self, state, sailor: str | None = None) -> tuple[float, float]:
+        """Deck-frame aim (m) of the ``captain`` policy for the next barrel of ``state``, before a turn of
+        ``sailor`` (default: the one it expects to turn, :meth:`coming_sailors`)."""
+        sailor = sailor if sailor is not None else self.coming_sailors(state)[0]
+        obs = self.view.observe(state, state.player)
+        return self.view.aim_m(state, *self.captain.aim(obs, sailor, self.balance_in_reaches(state, sailor)))
+
+    def balance_in_reaches(self, state, sailor: str) -> tuple[float, float]:
+        """The balance judgement's aim for the next barrel before a turn of ``sailor``, as an offset from
+        the top barrel's centre in reaches (the captain's ``balance`` vector)."""
+        tower, size = state.tower, state.next_barrel()
+        x, y, _, _ = self.judge.aim(tower, size, [sailor], state.config.fraction)
+        cx, cy = tower.top_xy()
+        reach = self.judge.reach_m(tower, size)
+        return ((x - cx) / reach, (y - cy) / reach) if tower.barrels and reach > 0 else (0.0, 0.0)
+
+    def captain_sailor(self, state, placed: bool) -> str:
+        """The ``captain`` wild choice: the lowest wild score (ties: SCREWS order), before the barrel is
+        set (``placed`` False: each sailor's estimate at the aim for it) or after."""
+        obs = self.view.observe(state, state.player)
+        estimates = np.zeros(len(SCREWS))
+        if self.captain.needs_crash_estimates():
+            tower, fraction, sigma_m = state.tower, state.config.fraction, self.sigma_mm / 1000
+            size = None if placed else state.next_barrel()
+            for i, sailor in enumerate(SCREWS):
+                aim = None
+                if size is not None:
+                    aim = self.view.aim_m(state, *self.captain.aim(obs, sailor, self.balance_in_reaches(state, sailor)))
+                estimates[i] = self.judge.crash_probability(tower, size, aim, sailor, fraction, sigma_m,
+                                                            self.turn_allowance_deg)
+        return SCREWS[int(np.argmin(self.captain.wild_scores(obs, estimates)))]
+
     def choose_sailor(self, turns: dict[str, float], fraction: float) -> str:
         """The leveler's choice: the sailor whose turn leaves the least tilt (ties: SCREWS order)."""
         def tilt_after(sailor: str) -> float:
@@ -251,9 +307,8 @@ class Bot:
         """The pass policy (see the class docstring); only asked when passing is allowed."""
         if self.passing == "never":
             return False
-        if self.passing == "risk":
-            config = state.config
-            return self.crash_probability(state) > pass_threshold(len(config.players), config.crash_penalty)
+        if self.passing in ("risk", "captain"):
+            return self.estimate_passes(state)[self.passing]
         turns = state.turns_by_sailor()
         fraction = state.config.fraction
         faces = [face for face in state.config.faces if face != WILD]
@@ -264,6 +319,19 @@ class Bot:
         if state.next_barrel() is not None:
             sizes.append(state.next_barrel())
         return worst >= self.caution * critical_tilt_deg(self.params, sizes)
+
+    def estimate_passes(self, state) -> dict[str, bool]:
+        """What the ``risk`` rule and, with the captain aim, the ``captain`` rule decide at ``state``'s
+        play-or-pass decision, from one crash estimate (:meth:`crash_probability`)."""
+        config = state.config
+        p, threshold = self.crash_probability(state), pass_threshold(len(config.players), config.crash_penalty)
+        verdicts = {"risk": p > threshold}
+        if self.captain is not None:
+            others = [c for i, c in enumerate(state.chips) if i != state.player]
+            verdicts["captain"] = self.captain.passes(
+                p, threshold, lead_chips=state.chips[state.player] - max(others, default=0),
+                supply_share=state.supply / config.total_chips, placed_share=state.placed / len(state.line))
+        return verdicts
 
     def crash_probability(self, state) -> float:
         """The bot's own estimate that the coming turn crashes, before the die is rolled.
@@ -281,9 +349,11 @@ class Bot:
             sailors = list(SCREWS) if face == WILD else [face]
             if face == WILD and self.wild == "leveler":
                 sailors = [self.choose_sailor(state.turns_by_sailor(), fraction)]
-            if places and self.aim == "learned":
+            if face == WILD and self.wild == "captain":
+                sailors = [self.captain_sailor(state, placed=not places)]
+            if places and self.aim in ("learned", "captain"):
                 sailor = sailors[0]
-                x, y = self.learned_aim_m(state, sailor)
+                x, y = (self.learned_aim_m if self.aim == "learned" else self.captain_aim_m)(state, sailor)
             elif places:
                 x, y, sailor, _ = judge.aim(tower, size, sailors, fraction) if self.aim == "balance" else (
                     *tower.top_xy(), sailors[0], 0.0)

@@ -24,6 +24,15 @@ The numbers are choices:
   trained by CMA-ES on practice rounds with a 1 mm hand (``python -m lab.train_player``), and
   plays with that 1 mm hand, so against ``skilled`` only the aim differs. It levels the deck
   on a wild roll and passes on its own crash estimate, judged at its own aim.
+- ``captain``, for experienced families: plays to win chips, not only to build tall towers. It
+  has the expert's steady 0.5 mm hand and one policy for all three of its choices
+  (:mod:`kipp.players.captain`): where to set the barrel (a learned mix of the ``learned``
+  player's aim and the ``skilled`` and ``expert`` players' judgement), which sailor to turn on a
+  wild roll (thinking of the deck it hands the next player too), and when to pass in Old Sea Dogs
+  (its own crash estimate against a bar it learned). The weights were trained by CMA-ES in paired
+  games against copies of itself and the other models (``python -m lab.train_selfplay``); how it
+  does against each of them, on physics, is recorded by ``python -m lab.captain_study`` in
+  ``lab/data/captain_study.json``.
 
 What each pass rule gains against a never-passing twin: ``python -m lab.pass_payoff --model
 MODEL --games 300 --referee physics --seed 1`` (points of wins and chips a game, with 95%
@@ -41,7 +50,7 @@ intervals). How often each model completes standard rounds: ``kipp compare --pla
 >>> make_bot("pirate", "Ann")
 Traceback (most recent call last):
 ...
-kipp.players.models.UnknownModelError: unknown player model 'pirate'; known: novice, casual, skilled, expert, learned
+kipp.players.models.UnknownModelError: unknown player model 'pirate'; known: novice, casual, skilled, expert, ...
 """
 
 from __future__ import annotations
@@ -71,12 +80,15 @@ class PlayerModel:
         """One line for ``--help``: what this player does."""
         aim = {"centre": "aims at the centre of the top barrel",
                "balance": "sets each barrel a little uphill of the coming tilt",
-               "learned": "aims by a policy trained on the Gymnasium environment"}[self.aim]
+               "learned": "aims by a policy trained on the Gymnasium environment",
+               "captain": "plays for chips, not just towers, as learned against itself and the bots"}[self.aim]
         hand = "the parameter set's hand" if self.sigma_mm is None else f"a {self.sigma_mm:g} mm hand"
         wild = {"leveler": "levels the deck on a wild roll", "random": "turns any sailor on a wild roll",
-                "joint": "picks a wild roll's sailor with the aim"}[self.wild]
+                "joint": "picks a wild roll's sailor with the aim",
+                "captain": "turns a wild roll's sailor thinking of the next player"}[self.wild]
         passing = {"never": "never passes", "cautious": "passes when the worst face could tip the tower",
-                   "risk": "passes when its own crash estimate exceeds N/(2N+1) at N players"}[self.passing]
+                   "risk": "passes when its own crash estimate exceeds N/(2N+1) at N players",
+                   "captain": "passes when it learned a pass pays"}[self.passing]
         return f"{self.name}: {aim}, {hand}, {wild}, {passing}"
 
 
@@ -86,6 +98,7 @@ MODELS: dict[str, PlayerModel] = {m.name: m for m in (
     PlayerModel("skilled", aim="balance", sigma_mm=1.0, wild="leveler", passing="risk"),
     PlayerModel("expert", aim="balance", sigma_mm=0.5, wild="joint", passing="risk"),
     PlayerModel("learned", aim="learned", sigma_mm=1.0, wild="leveler", passing="risk"),
+    PlayerModel("captain", aim="captain", sigma_mm=0.5, wild="captain", passing="captain"),
 )}
 """The player models by name: those written by hand weakest first, then the one that learned."""
 

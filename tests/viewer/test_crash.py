@@ -30,7 +30,8 @@ TURNED_RAD = math.radians(30)
 SHIFTED_M = 0.01
 """Seen from above, a barrel that moved has moved at least this far sideways (about 10 px in the top view)."""
 
-GAMES = {"novice": (2, 3), "casual": (0, 3), "skilled": (0, 4), "expert": (0, 2), "learned": (0, 1)}
+GAMES = {"novice": (2, 3), "casual": (0, 3), "skilled": (0, 4), "expert": (0, 2), "learned": (0, 1),
+         "captain": (0, 2)}
 """Seeds per player model: short first rounds that end in crashes, some across the slice."""
 
 
