@@ -24,7 +24,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from kipp.analysis.difficulty import cached_referee, next_action, round_streams
+from kipp.analysis.difficulty import next_action, round_streams
 from kipp.analysis.export import write_json
 from kipp.analysis.sweep import run_with_progress
 from kipp.players.bots import pass_threshold
@@ -33,6 +33,7 @@ from kipp.rules.actions import Shuffle
 from kipp.rules.config import GameConfig
 from kipp.rules.state import GameState
 from sim.params import load_params
+from sim.referees import shared_referee
 from sim.seeds import stream
 
 ALLOWANCES_DEG = (-1.0, -0.5, -0.25, 0.0, 0.25, 0.5)
@@ -45,7 +46,7 @@ TWO_PLAYER_THRESHOLD = pass_threshold(len(_TWO_SEA_DOGS.players), _TWO_SEA_DOGS.
 def turns_of_round(model: str, referee: str, seed: int, k: int, allowances=ALLOWANCES_DEG) -> list[tuple]:
     """Round ``k``: per turn, (the bot's estimate for each allowance, 1 if the turn crashed)."""
     params = load_params()
-    ref = cached_referee(referee, params)
+    ref = shared_referee(referee, params)
     bot = replace(make_bot(model, "Sailor", params), passing="never")
     judges = [replace(bot, turn_allowance_deg=a) for a in allowances]
     config = GameConfig(players=("Sailor",))

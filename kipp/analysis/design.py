@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kipp.analysis.difficulty import RefereeSpec, RoundModel, cached_referee, play_round
+from kipp.analysis.difficulty import RoundModel, play_round
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.sensitivity import round_line
 from kipp.analysis.stats import wilson_interval
@@ -43,6 +43,7 @@ from kipp.analysis.sweep import run_with_progress
 from kipp.analysis.uncertain import UNCERTAIN, Spread, lookup, nested
 from kipp.rules.replay import params_fingerprint
 from sim.params import Params, key_range, load_params, resolve_tables
+from sim.referees import shared_referee
 from sim.seeds import stream
 
 KIND = "kipp design"
@@ -127,10 +128,11 @@ def ask(model: RoundModel, key: str, target: float, *, seed: int = 0, rounds: in
                     params_fingerprint(load_params(params_path)))
 
 
-def design_block(question: Question, referee: RefereeSpec, params: Params, value: float, first: int,
+def design_block(question: Question, params: Params, value: float, first: int,
                  count: int) -> tuple[float, int, list[int]]:
-    """A task: rounds ``first .. first + count - 1`` at ``value`` (completed: 1 or 0 each)."""
-    ref = cached_referee(referee, params)
+    """A task: rounds ``first .. first + count - 1`` at ``value`` (completed: 1 or 0 each), with the
+    question's referee."""
+    ref = shared_referee(question.referee_name, params)
     bot, config = question.model.bot(params), question.model.config()
     done = [int(play_round(round_line(question.seed, k, question.model.barrels), ref, bot, config, question.seed,
                            k, FAMILY).completed) for k in range(first, first + count)]
@@ -198,22 +200,21 @@ def _observations(by_value: dict[float, dict[int, list[int]]]) -> tuple[np.ndarr
     return np.array(x), np.array(done, dtype=float), np.array(k)
 
 
-def design(question: Question, *, params_path: str | Path | None = None, referee: RefereeSpec | None = None,
+def design(question: Question, *, params_path: str | Path | None = None,
            out: str | Path | None = None, workers: int = 1, scheduler: str | None = None,
            progress: bool = False) -> Answer:
     """Answer ``question`` (see the module docstring); :class:`Unreachable` if the target is out
-    of the range. ``referee`` defaults to the question's referee by name; tests hand in a factory."""
+    of the range. The rounds are played by the question's referee (by its name)."""
     if out is None:
         with tempfile.TemporaryDirectory(prefix="kipp-design-") as scratch:
-            return design(question, params_path=params_path, referee=referee, out=Path(scratch) / "d.sqlite",
+            return design(question, params_path=params_path, out=Path(scratch) / "d.sqlite",
                           workers=workers, scheduler=scheduler, progress=progress)
-    referee = referee if referee is not None else question.referee_name
     span = question.high - question.low
     with ResultsStore.open(out, KIND, question.options(), COLUMNS) as store:
         def play(values: list[float], rounds: int) -> None:
             done = {(v, first) for v, blocks in _values_played(store.rows()).items() for first in blocks}
             todo = [(v, f) for v in values for f in range(0, rounds, BLOCK) if (v, f) not in done]
-            tasks = ((question, referee, _params_at(params_path, question.key, v), v, f, min(BLOCK, rounds - f))
+            tasks = ((question, _params_at(params_path, question.key, v), v, f, min(BLOCK, rounds - f))
                      for v, f in todo)
 
             def record(result) -> int:

@@ -19,8 +19,6 @@ False
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import Callable, Union
 
 import numpy as np
 
@@ -31,11 +29,9 @@ from kipp.rules.config import GameConfig
 from kipp.rules.play import sample_chance
 from kipp.rules.state import CHANCE, GameState
 from sim.params import Params, load_params
+from sim.referees import shared_referee
 from sim.seeds import stream
 from sim.tower import Referee
-
-RefereeSpec = Union[str, Callable[[Params], Referee]]
-"""A referee by name (:func:`sim.referees.make_referee`), or a picklable factory ``f(params)``."""
 
 
 @dataclass(frozen=True)
@@ -113,16 +109,6 @@ def play_round(order: tuple[str, ...], referee: Referee, bot: Bot, config: GameC
     return RoundResult(bool(end["completed"]), int(end["stacked"]))
 
 
-@lru_cache(maxsize=4)
-def cached_referee(referee: RefereeSpec, params: Params) -> Referee:
-    """One referee per worker process and set-up (building a physics world is not free)."""
-    if isinstance(referee, str):
-        from sim.referees import make_referee
-
-        return make_referee(referee, params)
-    return referee(params)
-
-
 @dataclass(frozen=True)
 class OrderCounts:
     """An order's results over ``rounds`` rounds: completions and a histogram of barrels stacked."""
@@ -135,12 +121,12 @@ class OrderCounts:
     """``stacked_hist[b]``: rounds that ended with ``b`` barrels standing (b = 0..barrels)."""
 
 
-def tune_chunk(model: RoundModel, referee: RefereeSpec, params: Params, seed: int, rounds: int,
+def tune_chunk(model: RoundModel, referee: str, params: Params, seed: int, rounds: int,
                items: list[tuple[int, tuple[str, ...]]]) -> list[OrderCounts]:
     """A task of ``kipp tune``: every round ``0..rounds-1`` of each (index, order) in ``items``."""
     from kipp.analysis.orders import order_text
 
-    ref = cached_referee(referee, params)
+    ref = shared_referee(referee, params)
     bot = model.bot(params)
     config = model.config()
     out = []

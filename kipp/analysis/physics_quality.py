@@ -44,7 +44,7 @@ from typing import Callable
 
 import numpy as np
 
-from kipp.analysis.difficulty import Difficulty, RefereeSpec, ranking_verdict
+from kipp.analysis.difficulty import Difficulty, ranking_verdict
 from kipp.analysis.multifidelity import Estimate, Totals, estimate, rounds_needed
 from kipp.analysis.orders import order_text
 from kipp.analysis.quality_plan import METRICS, TOPUP_MOST, Plan, QualityRun, correction_design, plan_of, sampled_orders
@@ -127,15 +127,12 @@ def topup_stages(stored: Callable[[], dict[str, np.ndarray]], n: int, plan: Plan
 
 
 def run_quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Params, out: str | Path, *,
-                      fast: RefereeSpec | None = None, physics: RefereeSpec | None = None, workers: int = 1,
-                      scheduler: str | None = None, progress: bool = False) -> int:
-    """Run the tasks not yet in ``out``; return how many this call ran.
+                      workers: int = 1, scheduler: str | None = None, progress: bool = False) -> int:
+    """Run the tasks not yet in ``out`` with the referees ``run.fast`` and ``run.physics``; return
+    how many this call ran.
 
-    ``fast`` and ``physics`` default to ``run.fast`` and ``run.physics`` (tests hand in factories).
     Raises :class:`~kipp.analysis.results_store.ResultsFileError` for a file of other options.
     """
-    fast = fast if fast is not None else run.fast
-    physics = physics if physics is not None else run.physics
     began = time.monotonic()
     codes, length = order_codes(orders), len(orders[0])
     with ResultsStore.open(out, KIND, run.options(orders), COLUMNS) as store:
@@ -146,12 +143,12 @@ def run_quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Pa
         store.write_meta("sessions", str(session))
         todo = [task for task in tasks_of(run.plan) if task.label not in done]
         recorder = _Recorder(store, session, began)
-        setting = TaskSetting(run, fast, physics, params, codes, length)
+        setting = TaskSetting(run, params, codes, length)
         if todo:
             run_with_progress(play_task, recorder.jobs(todo, lambda task: setting), recorder.record_task,
                               workers=workers, scheduler=scheduler, progress=progress, total=len(tasks_of(run.plan)),
                               initial=len(tasks_of(run.plan)) - len(todo), unit="task", desc="rounds of all orders")
-        ran = len(todo) + _run_topup(run, orders, codes, length, params, store, done, recorder, fast, physics,
+        ran = len(todo) + _run_topup(run, orders, codes, length, params, store, done, recorder,
                                      workers, scheduler, progress)
         rows = list(store.rows())
         totals = _metrics_totals(store.totals(), len(orders), run.plan, run.seed, TOPUP_STAGES)
@@ -229,7 +226,7 @@ class _Recorder:
 
 
 def _run_topup(run: QualityRun, orders, codes: bytes, length: int, params: Params, store: ResultsStore,
-               done: set[str], recorder: _Recorder, fast, physics, workers: int, scheduler: str | None,
+               done: set[str], recorder: _Recorder, workers: int, scheduler: str | None,
                progress: bool) -> int:
     """Play the top-up stages still to play (see the module docstring); return the rounds played."""
     n = len(orders)
@@ -244,7 +241,7 @@ def _run_topup(run: QualityRun, orders, codes: bytes, length: int, params: Param
                 yield stage.task(j, run.seed, n, run.plan.paired_rounds)
 
         def setting_of(task: TopupRound) -> TaskSetting:  # the round is played on its orders only
-            return TaskSetting(run, fast, physics, params, table[task.union()].tobytes(), length)
+            return TaskSetting(run, params, table[task.union()].tobytes(), length)
 
         if todo:  # the bar counts order-rounds: the first top-up rounds have the most orders
             left = sum(len(stage.orders_of(j)) for j in todo)

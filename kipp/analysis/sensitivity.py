@@ -41,7 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kipp.analysis.difficulty import RefereeSpec, RoundModel, cached_referee, play_round
+from kipp.analysis.difficulty import RoundModel, play_round
 from kipp.analysis.orders import barrel_set, order_text, parse_order, sample_orders
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.shared_rounds import OrderTree, play_round_shared
@@ -50,6 +50,7 @@ from kipp.analysis.sweep import run_with_progress
 from kipp.analysis.uncertain import PLACEMENT_ERROR, UNCERTAIN, Side, Uncertain, arm_params, arm_value
 from kipp.rules.replay import params_fingerprint
 from sim.params import Params, load_params, resolve_tables
+from sim.referees import shared_referee
 from sim.seeds import stream
 
 KIND = "kipp sensitivity"
@@ -138,10 +139,10 @@ def build_arms(model: RoundModel, parameters: tuple[Uncertain, ...], path: str |
     return arms
 
 
-def sensitivity_block(model: RoundModel, referee: RefereeSpec, seed: int, arm_index: int, params: Params,
+def sensitivity_block(model: RoundModel, referee: str, seed: int, arm_index: int, params: Params,
                       sigma_mm: float, block: int) -> tuple[int, int, dict[str, list[int]]]:
     """A task: rounds ``block * BLOCK ..`` of one arm, every measurement (see the module docstring)."""
-    ref = cached_referee(referee, params)
+    ref = shared_referee(referee, params)
     arm_model = replace(model, sigma_mm=sigma_mm)
     other_turn = replace(arm_model, half_turn=not model.half_turn)
     other_count = replace(arm_model, barrels=9 if model.barrels == 12 else 12)
@@ -174,20 +175,20 @@ def sensitivity_block(model: RoundModel, referee: RefereeSpec, seed: int, arm_in
 
 
 def run_sensitivity(run: SensitivityRun, arms: list[Arm], games: int, out: str | Path, *,
-                    referee: RefereeSpec | None = None, workers: int = 1, scheduler: str | None = None,
+                    workers: int = 1, scheduler: str | None = None,
                     progress: bool = False) -> dict[int, dict[str, np.ndarray]]:
     """Play the blocks of ``games`` rounds of every arm not yet in ``out``; return every arm's first
-    ``games`` rounds (arm index -> measurement -> array, ``panel`` rounds x orders).
+    ``games`` rounds (arm index -> measurement -> array, ``panel`` rounds x orders), played by the
+    referee ``run.referee_name``.
 
-    ``referee`` defaults to ``run.referee_name``; tests hand in a factory. Raises
+    Raises
     :class:`~kipp.analysis.results_store.ResultsFileError` for a file of other options.
     """
-    referee = referee if referee is not None else run.referee_name
     blocks = -(-games // BLOCK)
     with ResultsStore.open(out, KIND, run.options(), COLUMNS) as store:
         done = store.done_keys()
         todo = [(a, b) for b in range(blocks) for a in range(len(arms)) if a * BLOCK_KEY + b not in done]
-        tasks = ((run.model, referee, run.seed, a, arms[a].params, arms[a].sigma_mm, b) for a, b in todo)
+        tasks = ((run.model, run.referee_name, run.seed, a, arms[a].params, arms[a].sigma_mm, b) for a, b in todo)
 
         def record(result) -> int:
             a, b, data = result
@@ -332,22 +333,20 @@ def effects(run: SensitivityRun, arms: list[Arm], played: dict[int, dict[str, np
 
 
 def sensitivity(model: RoundModel, games: int, *, seed: int = 0, params_path: str | Path | None = None,
-                parameters: tuple[Uncertain, ...] = UNCERTAIN, referee: RefereeSpec = "fast",
-                referee_name: str | None = None, out: str | Path | None = None, workers: int = 1,
+                parameters: tuple[Uncertain, ...] = UNCERTAIN, referee: str = "fast",
+                out: str | Path | None = None, workers: int = 1,
                 scheduler: str | None = None, progress: bool = False) -> SensitivityResult:
-    """Play and summarise (a temporary results file without ``out``). ``referee_name`` (stored in
-    the file) defaults to ``referee`` when that is a name; tests hand in a factory."""
+    """Play and summarise (a temporary results file without ``out``) with the referee called
+    ``referee`` (:mod:`sim.referees`; the name is stored in the file)."""
     if out is None:
         with tempfile.TemporaryDirectory(prefix="kipp-sensitivity-") as scratch:
             return sensitivity(model, games, seed=seed, params_path=params_path, parameters=parameters,
-                               referee=referee, referee_name=referee_name, out=Path(scratch) / "s.sqlite",
+                               referee=referee, out=Path(scratch) / "s.sqlite",
                                workers=workers, scheduler=scheduler, progress=progress)
-    if referee_name is None:
-        referee_name = referee if isinstance(referee, str) else getattr(referee, "__qualname__", repr(referee))
     arms = build_arms(model, parameters, params_path)
-    run = SensitivityRun(model, seed, referee_name, params_fingerprint(arms[0].params),
+    run = SensitivityRun(model, seed, referee, params_fingerprint(arms[0].params),
                          tuple(u.name for u in parameters), arms_fingerprints(arms))
-    played = run_sensitivity(run, arms, games, out, referee=referee, workers=workers, scheduler=scheduler,
+    played = run_sensitivity(run, arms, games, out, workers=workers, scheduler=scheduler,
                              progress=progress)
     return effects(run, arms, played, games)
 

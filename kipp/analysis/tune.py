@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from kipp.analysis.confirm import confirm
-from kipp.analysis.difficulty import Difficulty, OrderCounts, RefereeSpec, RoundModel, ranking_verdict, tune_chunk
+from kipp.analysis.difficulty import Difficulty, OrderCounts, RoundModel, ranking_verdict, tune_chunk
 from kipp.analysis.orders import mean_position, order_index, parse_order
 from kipp.analysis.physics_quality import QualityResult, read_quality, run_quality_sweep
 from kipp.analysis.quality_plan import QualityRun
@@ -55,21 +55,21 @@ class TuneRun:
 
 
 def run_sweep(run: TuneRun, orders: list[tuple[str, ...]], params: Params, out: str | Path, *,
-              referee: RefereeSpec | None = None, workers: int = 1, scheduler: str | None = None,
+              workers: int = 1, scheduler: str | None = None,
               progress: bool = False, chunk: int | None = None) -> int:
-    """Run the orders not yet in ``out``; return how many orders this call ran.
+    """Run the orders not yet in ``out`` with the referee ``run.referee_name``; return how many
+    orders this call ran.
 
-    ``referee`` defaults to ``run.referee_name``; tests hand in a factory instead.
     Raises :class:`~kipp.analysis.results_store.ResultsFileError` for a file of other options.
     """
-    referee = referee if referee is not None else run.referee_name
     with ResultsStore.open(out, KIND, run.options(orders), COLUMNS) as store:
         done = store.done_keys()
         todo = [(order_index(o), o) for o in orders if order_index(o) not in done]
         if not todo:
             return 0
         size = chunk or chunk_size(len(todo), workers)
-        tasks = ((run.model, referee, params, run.seed, run.rounds, items) for items in chunked(todo, size, workers))
+        tasks = ((run.model, run.referee_name, params, run.seed, run.rounds, items)
+                 for items in chunked(todo, size, workers))
 
         def record(results: list[OrderCounts]) -> int:
             store.add((r.index, r.line, r.rounds, r.completed,
@@ -150,10 +150,10 @@ def format_table(summaries: list[OrderSummary], top: int = 10) -> str:
 
 
 def referee_sweep(run: TuneRun, orders: list[tuple[str, ...]], params: Params, out: str | Path, *,
-                  referee: RefereeSpec | None = None, workers: int = 1, scheduler: str | None = None,
+                  workers: int = 1, scheduler: str | None = None,
                   progress: bool = False) -> list[OrderSummary]:
     """:func:`run_sweep` into ``out`` (resumed if it is there), then every order's summary."""
-    run_sweep(run, orders, params, out, referee=referee, workers=workers, scheduler=scheduler, progress=progress)
+    run_sweep(run, orders, params, out, workers=workers, scheduler=scheduler, progress=progress)
     return read_summaries(out)
 
 
@@ -167,16 +167,15 @@ class QualitySweep:
 
 
 def quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Params, out: str | Path, *,
-                  fast: RefereeSpec | None = None, physics: RefereeSpec | None = None, workers: int = 1,
-                  scheduler: str | None = None, progress: bool = False,
+                  workers: int = 1, scheduler: str | None = None, progress: bool = False,
                   confirm_top: int | None = None) -> QualitySweep:
     """:func:`~kipp.analysis.physics_quality.run_quality_sweep` into ``out`` (resumed if it is there),
     its estimates, and with ``confirm_top`` its ``confirm_top`` hardest and easiest orders played
-    again on rounds of their own (:func:`~kipp.analysis.confirm.confirm`, with ``fast``)."""
-    run_quality_sweep(run, orders, params, out, fast=fast, physics=physics, workers=workers, scheduler=scheduler,
+    again on rounds of their own (:func:`~kipp.analysis.confirm.confirm`, with ``run.fast``)."""
+    run_quality_sweep(run, orders, params, out, workers=workers, scheduler=scheduler,
                       progress=progress)
     result = read_quality(out, orders)
-    confirmed = (confirm(out, params, confirm_top, workers=workers, progress=progress, fast=fast, orders=orders)
+    confirmed = (confirm(out, params, confirm_top, workers=workers, progress=progress, orders=orders)
                  if confirm_top is not None else None)
     return QualitySweep(result, confirmed)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from kipp.cli import options
 from kipp.cli.options import (
     MAX_ROUNDS,
     UserError,
@@ -59,9 +58,8 @@ def compare(games: int, players: int, seed: int, params: Params | None, referee_
     params = params if params is not None else load_params()
     with sweep_errors(out):
         summaries = run_compare(games, players=players, seed=seed, params=params,
-                                referee=options.referee_spec(referee_name), workers=workers or default_workers(),
-                                scheduler=scheduler, progress=not no_progress, out=out,
-                                referee_name=referee_name, player=player)
+                                referee=referee_name, workers=workers or default_workers(),
+                                scheduler=scheduler, progress=not no_progress, out=out, player=player)
     click.echo(f"Referee {referee_name}; player {player}; seed {seed}.")
     click.echo(format_compare(summaries, players))
     if out is not None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import click
 
-from kipp.cli import options
 from kipp.cli.options import (
     barrels_option,
     game_config,
@@ -25,6 +24,7 @@ from kipp.rules.replay import params_fingerprint
 from kipp.rules.state import IllegalActionError
 from kipp.rules.transcript import Narrator, json_line, with_header
 from sim.params import Params, load_params
+from sim.referees import make_referee
 
 
 def bot_names(players: int | tuple[str, ...]) -> tuple[str, ...]:
@@ -59,7 +59,7 @@ def game(players: str, seed: int, barrels: int, half_turn: bool, sea_dogs: bool,
     names = bot_names(parse_players(players))
     config = game_config(players=names, barrels=barrels, half_turn=half_turn, sea_dogs=sea_dogs)
     params = params if params is not None else load_params()
-    referee = options.make_referee(referee_name, params)
+    referee = make_referee(referee_name, params)
     model = bots
     bots = [make_bot(model, name, params) for name in names]
     header = {"seed": seed, "params": params_fingerprint(params), "referee": referee_name,

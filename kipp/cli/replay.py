@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from kipp.cli import options
 from kipp.cli.options import UserError, check_output, params_option, physics_errors
 from kipp.cli.window import ensure_display, max_frames_option, mute_option, run_viewer, screenshot_option
 from kipp.rules.replay import (
@@ -20,6 +19,7 @@ from kipp.rules.replay import (
 from kipp.rules.replay import replay as replay_events
 from kipp.rules.transcript import TranscriptError, parse_json_lines
 from sim.params import Params, load_params
+from sim.referees import make_referee
 
 
 @click.command()
@@ -68,7 +68,7 @@ def check_recording(file: str, events: list[dict], params: Params):
     one line that both ``--check`` and the visual replay give."""
     try:
         with physics_errors(f"{file}: the replay stopped", keep=(ReplayMismatch, TranscriptError)):
-            referee = options.make_referee(header_referee(events[0]), params)
+            referee = make_referee(header_referee(events[0]), params)
             state = replay_events(events, referee, params, unfinished=True)
             header_models(events[0])  # a malformed models list is a bad recording too
             return state
@@ -129,7 +129,7 @@ def show_replay(path: str, params: Params | None = None, *, max_frames: int | No
 
     def new_controller(games: int) -> GameController:
         return GameController(config, params, seed=header_seed(header),
-                              referee=options.make_referee(referee_name, params),
+                              referee=make_referee(referee_name, params),
                               script=ReplayScript(events))
 
     run_viewer(new_controller, max_frames, screenshot, replay=True, failure_prefix=f"{path}: replay differs: ",

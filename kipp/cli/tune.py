@@ -14,7 +14,6 @@ from kipp.analysis.quality_plan import (
     TOPPED_FAST_ROUNDS,
     Plan,
 )
-from kipp.cli import options
 from kipp.cli.options import (
     MAX_ROUNDS,
     UserError,
@@ -247,8 +246,8 @@ def _one_referee(orders, orders_spec, model, bot, rounds, referee_name, params, 
 
     run = TuneRun(model, seed, rounds, referee_name, params_fingerprint(params), orders_spec)
     with results_path(out) as path, sweep_errors(out):
-        summaries = referee_sweep(run, orders, params, path, referee=options.referee_spec(referee_name),
-                                  workers=workers, scheduler=scheduler, progress=not no_progress)
+        summaries = referee_sweep(run, orders, params, path, workers=workers, scheduler=scheduler,
+                                  progress=not no_progress)
     click.echo(f"{len(orders)} orders x {rounds} rounds, {game_words(model)}; player: {model.player} "
                f"(aim {bot.aim}, sigma {bot.sigma_mm:g} mm, wild {bot.wild}); referee {referee_name}; seed {seed}")
     click.echo(format_table(summaries, top))
@@ -272,8 +271,7 @@ def _quality(orders, orders_spec, model, bot, plan, params, seed, workers, sched
 
     run = QualityRun(model, seed, plan, params_fingerprint(params), orders_spec)
     with results_path(out) as path, sweep_errors(out):
-        done = quality_sweep(run, orders, params, path, fast=options.referee_spec("fast"),
-                             physics=options.referee_spec("physics"), workers=workers, scheduler=scheduler,
+        done = quality_sweep(run, orders, params, path, workers=workers, scheduler=scheduler,
                              progress=not no_progress, confirm_top=confirm_top)
     result = done.result
     click.echo(f"{describe(model, bot, len(orders))}; seed {seed}")
@@ -297,7 +295,7 @@ def _race(orders, model, bot, question, referee_name, params, seed, workers, sch
     from kipp.analysis.tune import describe
 
     with sweep_errors(None):
-        result = race_orders(orders, model, options.referee_spec(referee_name), params, seed, question, workers=workers,
+        result = race_orders(orders, model, referee_name, params, seed, question, workers=workers,
                              scheduler=scheduler, max_rounds=max_rounds, progress=not no_progress)
     click.echo(f"{describe(model, bot, len(orders))}; referee {referee_name}; seed {seed}")
     click.echo(format_race(result, orders))
