@@ -53,7 +53,7 @@ def lookahead_round(line: tuple[str, ...], bot: LookaheadBot, model: RoundModel,
     forced = False
     while state.chance_kind() != "shuffle" and not state.is_terminal():
         action = next_action(state, bot, die_rng, place_rng, wild_rng)
-        forced = isinstance(action, Roll) and action.face == "blue" and state.placed > 0
+        forced = isinstance(action, Roll) and not state.roll_meaning(action.face).places_barrel
         state.apply_action(action)
     end = state.last_round_end()
     completed = bool(end["completed"])

@@ -20,10 +20,9 @@ from kipp.cli.options import (
 )
 from kipp.players.models import make_bot
 from kipp.rules.play import play_game
-from kipp.rules.replay import params_fingerprint
 from kipp.rules.state import IllegalActionError
 from kipp.rules.transcript import Narrator, json_line, with_header
-from sim.params import Params, load_params
+from sim.params import Params, params_fingerprint
 from sim.referees import make_referee
 
 
@@ -47,7 +46,7 @@ def bot_names(players: int | tuple[str, ...]) -> tuple[str, ...]:
 @referee_option("physics")
 @player_model_option("--bots", "How every bot plays:")
 def game(players: str, seed: int, barrels: int, half_turn: bool, sea_dogs: bool,
-         params: Params | None, as_json: bool, referee_name: str, bots: str) -> None:
+         params: Params, as_json: bool, referee_name: str, bots: str) -> None:
     """Play a whole game headless with bots and print its transcript.
 
     Every player is a bot of the player model --bots (casual by default: aims at the
@@ -58,7 +57,6 @@ def game(players: str, seed: int, barrels: int, half_turn: bool, sea_dogs: bool,
     """
     names = bot_names(parse_players(players))
     config = game_config(players=names, barrels=barrels, half_turn=half_turn, sea_dogs=sea_dogs)
-    params = params if params is not None else load_params()
     referee = make_referee(referee_name, params)
     model = bots
     bots = [make_bot(model, name, params) for name in names]

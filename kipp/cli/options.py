@@ -24,7 +24,7 @@ from typing import Callable, Iterator
 import click
 
 from kipp.rules.config import BARREL_COUNTS, ConfigError, GameConfig, check_player_count
-from sim.params import ParamsError, load_params
+from sim.params import Params, ParamsError, load_params
 from sim.referees import referee_names
 
 _CONFIG_OPTIONS = {"players": "--players", "barrels": "--barrels", "half_turn": "--half-turn",
@@ -186,9 +186,8 @@ def physics_errors(what: str = "the game stopped", keep: tuple[type[BaseExceptio
                         "or iterations)") from None
 
 
-def _load(ctx: click.Context, param: click.Parameter, value: str | None):
-    if value is None:
-        return None
+def _load(ctx: click.Context, param: click.Parameter, value: str | None) -> Params:
+    """``--params FILE``'s parameter set: the defaults overridden by FILE, the defaults without it."""
     try:
         return load_params(value)
     except ParamsError as error:
@@ -199,6 +198,8 @@ params_option = click.option(
     "--params", "params", metavar="FILE", default=None, callback=_load,
     help="TOML parameter file overriding the defaults (see `kipp params`).",
 )
+"""``--params FILE``: hands the command the parameter set (:class:`sim.params.Params`), the
+defaults when it is not given."""
 
 seed_option = click.option(
     "--seed", type=click.IntRange(min=0), default=0, show_default=True,

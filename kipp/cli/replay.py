@@ -30,7 +30,7 @@ from sim.referees import make_referee
 @mute_option
 @params_option
 def replay(file: str, check: bool, max_frames: int | None, screenshot: str | None, mute: bool,
-           params: Params | None) -> None:
+           params: Params) -> None:
     """Replay a game recorded with `kipp game --json` or `kipp play --record`.
 
     A recording of a game stopped half-way is shown (and checked) up to where it stops.
@@ -49,7 +49,6 @@ def replay(file: str, check: bool, max_frames: int | None, screenshot: str | Non
         if value is not None:
             raise UserError(f"{option}: only for the visual replay; --check runs headless and draws nothing")
     events = read_recording(file)
-    params = params if params is not None else load_params()
     state = check_recording(file, events, params)
     models = header_models(events[0])
     seats = ", ".join(f"{name} ({model})" if model else name for name, model in zip(state.config.players, models))

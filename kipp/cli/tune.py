@@ -34,7 +34,7 @@ from kipp.cli.options import (
     whole_number,
 )
 from kipp.players.bots import WILD_POLICIES
-from sim.params import Params, load_params
+from sim.params import Params
 
 MAX_SIGMA_MM = 20.0
 """``--sigma-mm`` at most: the parameter file's placement.sigma_mm range (20 mm misses a 26 mm barrel)."""
@@ -171,7 +171,7 @@ def _orders(spec: str, barrels: int, seed: int) -> list[tuple[str, ...]]:
 def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physics_orders: int | None,
          correction_features: str | None, anchors: int, half_widths: tuple[float, float] | None, find: str | None,
          barrels: int, half_turn: bool, player: str, sigma_mm: str | None, wild: str | None, seed: int,
-         params: Params | None, referee_name: str | None, workers: int | None, scheduler: str | None,
+         params: Params, referee_name: str | None, workers: int | None, scheduler: str | None,
          out: str | None, plot: str | None, csv_out: str | None, top: int, confirm_top: int | None,
          no_progress: bool) -> None:
     """Rank barrel orders by how hard they make a round.
@@ -197,7 +197,6 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
     from kipp.analysis.difficulty import RoundModel
     from kipp.analysis.sweep import default_workers
 
-    params = params if params is not None else load_params()
     sigma = bounded("--sigma-mm", 0.0, MAX_SIGMA_MM, sigma_mm)
     if wild is not None and wild not in WILD_POLICIES:
         raise UserError(f"--wild: expected one of {', '.join(WILD_POLICIES)}, got {wild!r}")
@@ -242,7 +241,7 @@ def _one_referee(orders, orders_spec, model, bot, rounds, referee_name, params, 
                  csv_out, top, no_progress) -> None:
     from kipp.analysis.plots import tune_figure
     from kipp.analysis.tune import TuneRun, format_table, game_words, referee_sweep
-    from kipp.rules.replay import params_fingerprint
+    from sim.params import params_fingerprint
 
     run = TuneRun(model, seed, rounds, referee_name, params_fingerprint(params), orders_spec)
     with results_path(out) as path, sweep_errors(out):
@@ -267,7 +266,7 @@ def _quality(orders, orders_spec, model, bot, plan, params, seed, workers, sched
     from kipp.analysis.plots import tune_figure
     from kipp.analysis.quality_plan import QualityRun
     from kipp.analysis.tune import describe, game_words, quality_sweep
-    from kipp.rules.replay import params_fingerprint
+    from sim.params import params_fingerprint
 
     run = QualityRun(model, seed, plan, params_fingerprint(params), orders_spec)
     with results_path(out) as path, sweep_errors(out):
