@@ -21,8 +21,8 @@ are in the key names, lengths in mm, masses in g, angles in degrees):
 - ``[[round]]``: a round played by people: ``order`` (the barrel line), ``rolls`` (the
   die faces in order; ``"wild:SAILOR"`` names the sailor chosen on a wild face),
   ``revolutions`` (default 1.0), ``crashed`` (on the last listed roll) or not (then the
-  round was completed). Rules of DESIGN.md 4: the first turn always places, later a
-  blue roll places nothing.
+  round was completed). Which rolls placed a barrel is the die's rule
+  (:func:`sim.die.roll_meaning`: the first turn always places, later a blue roll places nothing).
 
 Every problem raises :class:`MeasurementError` (a ``ValueError``, the measurement files'
 kind of :class:`sim.toml_schema.TomlError`, checked by the same rules as the parameter
@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from sim.die import WILD, roll_meaning
 from sim.params import SCREWS
 from sim.toml_schema import TomlError, raising, read_toml
 from sim.toml_schema import boolean as _boolean
@@ -47,8 +48,6 @@ from sim.toml_schema import tables as _tables
 
 PAIRS = ("barrel-deck", "barrel-barrel")
 BARREL_KEYS = ("height_mm", "end_diameter_mm", "belly_diameter_mm", "mass_g")
-WILD = "wild"
-FACES = SCREWS + (WILD,)
 
 
 class MeasurementError(TomlError):
@@ -90,11 +89,13 @@ class GameRound:
     crashed: bool
 
     def turns(self) -> list[tuple[str, bool]]:
-        """(sailor turned, barrel placed first) for each roll, by DESIGN.md 4."""
-        out = []
-        for k, face in enumerate(self.rolls):
+        """(sailor turned, barrel placed first) for each roll, by the die's rule (:func:`sim.die.roll_meaning`)."""
+        out, placed = [], 0
+        for face in self.rolls:
             sailor = face.split(":", 1)[1] if face.startswith(WILD) else face
-            out.append((sailor, k == 0 or face != "blue"))
+            places = roll_meaning(WILD if face.startswith(WILD) else face, placed).places_barrel
+            placed += places
+            out.append((sailor, places))
         return out
 
 

@@ -46,13 +46,12 @@ from typing import Callable, Iterable
 import numpy as np
 
 from kipp.analysis.executor import chunk_size, chunked, open_executor, run_tasks
-from kipp.analysis.rounds import cached_referee
 from kipp.players.bots import Bot
 from kipp.rules.config import GameConfig
 from kipp.rules.play import play_game
 from lab.bench_situations import load_situations
 from sim.params import Params, load_params
-from sim.referees import make_referee
+from sim.referees import make_referee, shared_referee
 from sim.referees.hybrid import HybridReferee
 from sim.tower import Referee
 
@@ -157,7 +156,7 @@ def model_rounds_per_s(params: Params, rounds: int, seed: int) -> dict:
 
 def _sweep_task(params: Params, seeds: list[int]) -> int:
     """A task of the timed sweep: fast-referee games, one referee per worker (as ``kipp compare``)."""
-    return play_games(cached_referee("fast", params), params, seeds)
+    return play_games(shared_referee("fast", params), params, seeds)
 
 
 def _warm_task(params: Params) -> int:

@@ -20,6 +20,10 @@ against the same physics rounds without playing them again. ``--draw K`` (K >= 1
 another random set of orders (stream ``("holdout", "order sample", K)``; draw 0, the default, is
 the one reported with the sweeps): a second look when one draw's coverage is near the line. An
 order held out in two draws plays the same reference rounds in both.
+
+The references are played under the sweep's parameter set: ``--params FILE`` (the defaults
+without it) must be the set the file's sweep was played with, else one line naming both
+fingerprints and the file, exit code 2 (:func:`lab.confirm.sweep_params`).
 """
 
 from __future__ import annotations
@@ -38,7 +42,8 @@ from kipp.analysis.export import write_json
 from kipp.analysis.orders import resolve_orders
 from kipp.analysis.rounds import RoundModel
 from kipp.analysis.stats import Z95, wilson_interval
-from sim.params import load_params
+from lab.confirm import sweep_params
+from sim.params import Params
 from sim.seeds import stream
 
 
@@ -61,15 +66,16 @@ def held_out_indices(seed: int, orders: int, holdout: int, draw: int = 0) -> np.
 
 def check(results: str, orders: list, model: RoundModel, seed: int, holdout: int, rounds: int,
           referee: str = "physics", workers: int = 1, progress: bool = True, reference: dict | None = None,
-          draw: int = 0) -> dict:
-    """The coverage report (see the module docstring) as a JSON-ready dict (default parameters);
-    ``reference``: an earlier report whose references to use instead of playing them; ``draw``:
-    which random set of held-out orders (0: the one reported with the sweeps)."""
+          draw: int = 0, *, params: Params) -> dict:
+    """The coverage report (see the module docstring) as a JSON-ready dict, the references played
+    under ``params`` (the sweep's parameter set); ``reference``: an earlier report whose references
+    to use instead of playing them; ``draw``: which random set of held-out orders (0: the one
+    reported with the sweeps)."""
     estimate = read_quality(results, orders)
     picked = held_out_indices(seed, len(orders), holdout, draw)
     held_out = [estimate.lines[i] for i in picked]
     refs = (reused_references(reference, held_out, rounds, referee) if reference is not None else
-            references(orders, picked, model, seed, rounds, referee, workers, progress, params=load_params()))
+            references(orders, picked, model, seed, rounds, referee, workers, progress, params=params))
     report = {"results": str(results), "orders": holdout, "rounds": rounds, "referee": referee,
               "draw": draw, "held_out": held_out}
     for name, est, bounds in (("stacked", estimate.stacked, estimate.stacked_interval()),
@@ -98,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", default=None, help="write the report here")
     parser.add_argument("--reference", default=None, metavar="REPORT.json",
                         help="use the references of this earlier report (same orders and rounds) instead of playing")
+    parser.add_argument("--params", default=None, metavar="FILE",
+                        help="the sweep's --params (default: the defaults); another set is refused")
     parser.add_argument("--draw", type=int, default=0, metavar="K",
                         help="hold out the K-th random set of orders (default 0, the one reported with the sweeps)")
     args = parser.parse_args(argv)
@@ -105,13 +113,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.draw < 0:
             raise ValueError(f"--draw must be 0 or more, not {args.draw}")
         model, seed, order_spec, _ = sweep_settings(args.results)
+        params = sweep_params(args.results, args.params)
         reference = json.loads(Path(args.reference).read_text()) if args.reference else None
     except (OSError, ValueError) as error:
         print(f"Error: {error}", file=sys.stderr)
         return 2
     orders = resolve_orders(order_spec, model.barrels, seed)
     report = check(args.results, orders, model, seed, args.holdout, args.rounds, workers=args.workers,
-                   reference=reference, draw=args.draw)
+                   reference=reference, draw=args.draw, params=params)
     for name in ("stacked", "completed"):
         r = report[name]
         print(f"{name}: strict {r['strict']}/{args.holdout} {np.round(r['strict_interval'], 3).tolist()}, "

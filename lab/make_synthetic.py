@@ -31,6 +31,8 @@ from calibration import SYNTHETIC_PATH
 from calibration.likelihood_fit import round_trial, topple_trial
 from calibration.measurements import GameRound, ToppleExperiment
 from calibration.topple_model import Batch
+from kipp.players.bots import leveling_sailor
+from sim.die import FACES, WILD, roll_meaning
 from sim.geometry import deck_gradient, tilt_angle
 from sim.params import SCREWS, Params, load_params
 from sim.seeds import stream
@@ -38,7 +40,6 @@ from sim.seeds import stream
 SEED = 2024
 OUT = SYNTHETIC_PATH
 SIZES = ("large", "medium", "small")
-FACES = ("red", "red", "yellow", "yellow", "blue", "wild")
 
 TRUTH: dict[str, float] = {
     "ship.thread_pitch_mm": 3.85,
@@ -76,23 +77,16 @@ def _list(values) -> str:
     return "[" + ", ".join(f"{v:.2f}" if isinstance(v, float) else f'"{v}"' for v in values) + "]"
 
 
-def _leveler(params: Params, turns: dict[str, float], fraction: float) -> str:
-    def tilt_after(sailor: str) -> float:
-        after = dict(turns)
-        after[sailor] += fraction
-        return round(tilt_angle(deck_gradient(params.ship, after)), 12)
-    return min(SCREWS, key=tilt_after)
-
-
 def _round_plan(params: Params, rng: np.random.Generator, revolutions: float) -> GameRound:
     order = tuple(rng.permutation(np.repeat(SIZES, 4)).tolist())
     turns = dict.fromkeys(SCREWS, 0.0)
     rolls, placed = [], 0
     while placed < len(order):
         face = FACES[int(rng.integers(len(FACES)))]
-        places = not rolls or face != "blue"
-        sailor = _leveler(params, turns, revolutions) if face == "wild" else face
-        rolls.append(f"wild:{sailor}" if face == "wild" else face)
+        meaning = roll_meaning(face, placed)
+        places = meaning.places_barrel
+        sailor = leveling_sailor(params, turns, revolutions) if len(meaning.sailors) > 1 else meaning.sailors[0]
+        rolls.append(f"{WILD}:{sailor}" if face == WILD else face)
         turns[sailor] += revolutions
         placed += places
     return GameRound(order, tuple(rolls), revolutions, crashed=False)

@@ -35,10 +35,11 @@ from kipp.analysis.difficulty.quality_estimate import order_effect
 from kipp.analysis.executor import open_executor, run_tasks
 from kipp.analysis.export import write_json
 from kipp.analysis.orders import all_orders
-from kipp.analysis.rounds import RoundModel, cached_referee, play_round
+from kipp.analysis.rounds import RoundModel, play_round
 from kipp.analysis.stats import Z95
 from lab.pilot import correlation
 from sim.params import Params, load_params
+from sim.referees import shared_referee
 from sim.referees.hybrid import HybridReferee
 from sim.seeds import stream
 from sim.tower import Referee
@@ -50,7 +51,7 @@ METRICS = ("stacked", "completed")
 def cheap_referee(spec: str, params: Params) -> Referee:
     """``fast``, or ``hybrid:BAND`` (the hybrid referee with a band of BAND degrees)."""
     if spec == "fast":
-        return cached_referee("fast", params)
+        return shared_referee("fast", params)
     name, _, band = spec.partition(":")
     if name != "hybrid" or not band:
         raise ValueError(f"a cheap referee is fast or hybrid:BAND (degrees), got {spec!r}")
@@ -63,7 +64,7 @@ def _order_rounds(model: RoundModel, seed: int, position: int, order: tuple[str,
     seconds per referee)."""
     params = load_params()
     bot, config = model.bot(params), model.config()
-    referees = [cached_referee("physics", params)] + [cheap_referee(spec, params) for spec in cheap]
+    referees = [shared_referee("physics", params)] + [cheap_referee(spec, params) for spec in cheap]
     outcomes = np.zeros((len(referees), rounds, len(METRICS)))
     cpu = np.zeros(len(referees))
     for r, referee in enumerate(referees):

@@ -26,13 +26,14 @@ import numpy as np
 
 from kipp.analysis.executor import run_with_progress
 from kipp.analysis.export import write_json
-from kipp.analysis.rounds import cached_referee, next_action, round_streams
+from kipp.analysis.rounds import next_action, round_streams
 from kipp.players.bots import pass_threshold
 from kipp.players.models import make_bot
 from kipp.rules.actions import Shuffle
 from kipp.rules.config import GameConfig
 from kipp.rules.state import GameState
 from sim.params import load_params
+from sim.referees import shared_referee
 from sim.seeds import stream
 
 ALLOWANCES_DEG = (-1.0, -0.5, -0.25, 0.0, 0.25, 0.5)
@@ -45,7 +46,7 @@ TWO_PLAYER_THRESHOLD = pass_threshold(len(_TWO_SEA_DOGS.players), _TWO_SEA_DOGS.
 def turns_of_round(model: str, referee: str, seed: int, k: int, allowances=ALLOWANCES_DEG) -> list[tuple]:
     """Round ``k``: per turn, (the bot's estimate for each allowance, 1 if the turn crashed)."""
     params = load_params()
-    ref = cached_referee(referee, params)
+    ref = shared_referee(referee, params)
     bot = replace(make_bot(model, "Sailor", params), passing="never")
     judges = [replace(bot, turn_allowance_deg=a) for a in allowances]
     config = GameConfig(players=("Sailor",))

@@ -26,9 +26,9 @@ from sim.params import Params, load_params
 
 def _game(model: str, referee_name: str, params: Params, seed: int, g: int) -> tuple[int, float, float]:
     """Game ``g`` in both seatings: (g, passer's chips - never-passer's, passer won - never-passer won)."""
-    from kipp.analysis.rounds import cached_referee
+    from sim.referees import shared_referee
 
-    referee = cached_referee(referee_name, params)
+    referee = shared_referee(referee_name, params)
     passer = make_bot(model, "passer", params)
     never = replace(make_bot(model, "never", params), passing="never")
     chips = wins = 0.0

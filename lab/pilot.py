@@ -20,9 +20,10 @@ import numpy as np
 from kipp.analysis.executor import open_executor, run_tasks
 from kipp.analysis.export import write_json
 from kipp.analysis.orders import all_orders
-from kipp.analysis.rounds import RoundModel, cached_referee, play_round
+from kipp.analysis.rounds import RoundModel, play_round
 from kipp.analysis.stats import Z95
 from sim.params import load_params
+from sim.referees import shared_referee
 from sim.seeds import stream
 
 BLOCK = 50
@@ -32,7 +33,7 @@ def _pairs(model: RoundModel, seed: int, first: int, count: int) -> tuple[int, n
     params = load_params()
     orders = all_orders(model.barrels)
     bot, config = model.bot(params), model.config()
-    fast, physics = cached_referee("fast", params), cached_referee("physics", params)
+    fast, physics = shared_referee("fast", params), shared_referee("physics", params)
     rows = []
     for j in range(first, first + count):
         order = orders[int(stream(seed, "anchor", j, "order sample").integers(len(orders)))]

@@ -327,6 +327,13 @@ unmoved, :mod:`sim.rigid_turn`, and a crash is confirmed with interfaces locked 
 :class:`sim.referees.physics.ConfirmReferee`)."""
 
 
+def params_fingerprint(params: Params) -> str:
+    """A short hash of the whole parameter set: what a recording (``game_start.params``) and a
+    results file (its options' ``params``) name the set they were made under by; another set,
+    however small the change, has another fingerprint."""
+    return hashlib.sha256(repr(params).encode()).hexdigest()[:16]
+
+
 def physics_fingerprint(params: Params) -> str:
     """A short hash of everything the physics referee uses (the fast referee's margins left
     out) and of :data:`PHYSICS_REVISION`: labels made by physics under another fingerprint

@@ -34,8 +34,10 @@ PACKAGES = ("sim", "kipp", "viewer", "calibration", "lab")
 ENGINES = ("pymunk", "pygame")
 REFEREE_MODULES = ("sim.referees", "sim.world", "sim.energy")
 ANALYSIS_FLOOR = tuple(f"kipp.analysis.{name}" for name in (
-    "rounds", "shared_rounds", "orders", "executor", "results_store", "resumable", "stats", "export", "plots"))
-"""What every analysis stands on: rounds, orders, the executor, the results file, intervals, export, plots."""
+    "rounds", "shared_rounds", "orders", "executor", "results_store", "results_lock", "resumable", "stats", "export",
+    "plots"))
+"""What every analysis stands on: rounds, orders, the executor, the results file and its writer lock, intervals,
+export, plots."""
 ANALYSIS_ROOMS = tuple(f"kipp.analysis.{name}" for name in ("difficulty", "parameters", "compare", "skill_ceiling"))
 """One room per concern: ``kipp tune``; ``kipp sensitivity`` and ``kipp design``; ``kipp compare``; the skill
 ceiling."""

@@ -22,13 +22,13 @@ import numpy as np
 from kipp.analysis.executor import Execution
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.resumable import Chunks, Stored, run_remaining
-from kipp.analysis.rounds import RefereeSpec, cached_referee
 from kipp.analysis.stats import BOUNDED_T, UNDEFINED, Interval, mean_interval, share_interval
 from kipp.players.models import DEFAULT_MODEL, make_bot
 from kipp.rules.config import ROUNDS, GameConfig
 from kipp.rules.play import play_game
 from kipp.rules.replay import params_fingerprint
 from sim.params import Params
+from sim.referees import shared_referee
 from sim.seeds import derived_seed
 
 ARMS: dict[str, dict] = {
@@ -86,10 +86,10 @@ def play_arm_game(arm: str, players: int, referee, params: Params, root: int, g:
                       sum(e["event"] in ("roll", "pass") for e in events))
 
 
-def compare_chunk(arms: tuple[str, ...], players: int, referee: RefereeSpec, params: Params, root: int,
+def compare_chunk(arms: tuple[str, ...], players: int, referee: str, params: Params, root: int,
                   player: str, games: list[int]) -> list[GameRecord]:
     """A task: games ``games`` of every arm, bots of the player model ``player``."""
-    ref = cached_referee(referee, params)
+    ref = shared_referee(referee, params)
     return [play_arm_game(arm, players, ref, params, root, g, player) for g in games for arm in arms]
 
 
@@ -149,27 +149,24 @@ def _record(row: tuple) -> GameRecord:
                       tuple(int(s) for s in stacked.split(",")), crashes, winner_chips, turns)
 
 
-def run_compare(games: int, *, players: int = 2, seed: int = 0, params: Params, referee: RefereeSpec,
+def run_compare(games: int, *, players: int = 2, seed: int = 0, params: Params, referee: str,
                 workers: int = 1, scheduler: str | None = None, progress: bool = False,
                 arms: tuple[str, ...] = tuple(ARMS), out: str | Path | None = None,
-                referee_name: str | None = None, player: str = DEFAULT_MODEL) -> list[ArmSummary]:
+                player: str = DEFAULT_MODEL) -> list[ArmSummary]:
     """Play ``games`` games of every arm, every seat a bot of the player model ``player``, and summarise them.
 
     Games are written to the results file ``out`` as their tasks finish (a temporary
     file without ``out``); a rerun with the same file plays only the games not yet in it.
-    ``referee_name`` (stored in the file) defaults to ``referee`` when that is a name;
-    tests hand in a factory. Raises :class:`~kipp.analysis.results_store.ResultsFileError` for a
-    file of other options.
+    ``referee`` is a referee's name (:mod:`sim.referees`), stored in the file. Raises
+    :class:`~kipp.analysis.results_store.ResultsFileError` for a file of other options.
     """
     if out is None:
         with tempfile.TemporaryDirectory(prefix="kipp-compare-") as scratch:
             return run_compare(games, players=players, seed=seed, params=params, referee=referee,
                                workers=workers, scheduler=scheduler, progress=progress, arms=arms,
-                               out=Path(scratch) / "results.sqlite", referee_name=referee_name, player=player)
+                               out=Path(scratch) / "results.sqlite", player=player)
     arms = tuple(arms)
-    if referee_name is None:
-        referee_name = referee if isinstance(referee, str) else getattr(referee, "__qualname__", repr(referee))
-    options = compare_options(players=players, seed=seed, referee_name=referee_name,
+    options = compare_options(players=players, seed=seed, referee_name=referee,
                               params_id=params_fingerprint(params), arms=arms, player=player)
     with ResultsStore.open(out, KIND, options, COLUMNS) as store:
         # A task writes every arm of its games in one transaction: a game is in the file whole or not at all.

@@ -125,7 +125,8 @@ def open_executor(workers: int = 1, scheduler: str | None = None) -> Iterator[cf
 class WorkerPool(cf.Executor):
     """``--workers N``: a pool of N spawned processes that :meth:`restart` replaces once one died.
 
-    Spawned: workers start clean, whatever threads (progress bar, Dask) the parent runs.
+    Spawned: workers start clean, whatever threads (progress bar, Dask) the parent runs, and adopt
+    the referee names registered in the parent (:func:`sim.referees.adopt_referees`).
     """
 
     def __init__(self, workers: int) -> None:
@@ -133,8 +134,10 @@ class WorkerPool(cf.Executor):
         self._pool = self._new()
 
     def _new(self) -> cf.ProcessPoolExecutor:
+        from sim.referees import added_referees
+
         return cf.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                      initializer=end_with_parent, initargs=(os.getpid(),))
+                                      initializer=start_worker, initargs=(os.getpid(), added_referees()))
 
     def submit(self, fn, /, *args, **kwargs) -> cf.Future:
         return self._pool.submit(fn, *args, **kwargs)
@@ -168,6 +171,15 @@ PR_SET_PDEATHSIG = 1
 """Linux ``prctl`` option: the signal a process gets when the thread that started it ends."""
 PARENT_POLL_S = 0.5
 """Where the kernel cannot be asked to signal the worker: how often it checks its parent is alive, seconds."""
+
+
+def start_worker(parent_pid: int, added: dict) -> None:
+    """A pool worker's initializer: end with ``parent_pid`` (:func:`end_with_parent`) and adopt
+    the referee names ``added`` registered in the parent (:func:`sim.referees.adopt_referees`)."""
+    from sim.referees import adopt_referees
+
+    end_with_parent(parent_pid)
+    adopt_referees(added)
 
 
 def end_with_parent(parent_pid: int) -> None:
@@ -214,12 +226,37 @@ def _dask_executor(address: str) -> Iterator[cf.Executor]:
         raise ExecutorError(f"cannot reach the Dask scheduler at {address}: {error}") from None
     try:
         # pure=False: every submission runs (no hashing of the arguments into a task key).
-        yield client.get_executor(pure=False)
+        yield _AdoptingExecutor(client.get_executor(pure=False))
     except KilledWorker as error:  # the scheduler's allowed-failures ran out for one task
         raise ExecutorError(f"a Dask worker died each of the {error.allowed_failures + 1} times one task ran; "
                             "stopped the sweep (does that task crash its process?)") from None
     finally:
         client.close()
+
+
+class _AdoptingExecutor(cf.Executor):
+    """A Dask executor whose tasks first adopt the referee names registered in this process beyond the
+    built-in ones (none outside tests), so a worker, restarted or not, builds what this process builds."""
+
+    def __init__(self, inner: cf.Executor) -> None:
+        from sim.referees import added_referees
+
+        self.inner, self.added = inner, added_referees()
+
+    def submit(self, fn, /, *args, **kwargs) -> cf.Future:
+        if not self.added:
+            return self.inner.submit(fn, *args, **kwargs)
+        return self.inner.submit(_adopting, self.added, fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.inner.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+def _adopting(added: dict, fn: Callable, *args, **kwargs):
+    from sim.referees import adopt_referees
+
+    adopt_referees(added)
+    return fn(*args, **kwargs)
 
 
 def run_tasks(executor: cf.Executor, fn: Callable, tasks: Iterable[tuple], *,

@@ -21,8 +21,6 @@ False
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import Callable, Union
 
 import numpy as np
 
@@ -36,9 +34,6 @@ from kipp.rules.state import CHANCE, GameState
 from sim.params import Params, load_params
 from sim.seeds import stream
 from sim.tower import Referee
-
-RefereeSpec = Union[str, Callable[[Params], Referee]]
-"""A referee by name (:func:`sim.referees.make_referee`), or a picklable factory ``f(params)``."""
 
 
 @dataclass(frozen=True)
@@ -104,15 +99,5 @@ def play_round(order: tuple[str, ...], referee: Referee, bot: Bot, config: GameC
         state.apply_action(next_action(state, bot, die_rng, place_rng, wild_rng))
     end = state.last_round_end()
     return RoundResult(bool(end["completed"]), int(end["stacked"]))
-
-
-@lru_cache(maxsize=4)
-def cached_referee(referee: RefereeSpec, params: Params) -> Referee:
-    """One referee per worker process and set-up (building a physics world is not free)."""
-    if isinstance(referee, str):
-        from sim.referees import make_referee
-
-        return make_referee(referee, params)
-    return referee(params)
 
 

@@ -27,9 +27,7 @@ import numpy as np
 
 from kipp.analysis.executor import run_with_progress
 from kipp.analysis.rounds import (
-    RefereeSpec,
     RoundModel,
-    cached_referee,
     next_action,
     play_round,
     round_line,
@@ -40,6 +38,7 @@ from kipp.players.lookahead import LookaheadBot
 from kipp.rules.actions import Roll, Shuffle
 from kipp.rules.state import GameState
 from sim.params import Params
+from sim.referees import shared_referee
 
 VARIANTS = {"standard": (12, False), "half turns": (12, True), "nine barrels": (9, False), "half + nine": (9, True)}
 """Variant name -> (barrels, half turns)."""
@@ -59,7 +58,7 @@ def lookahead_round(line: tuple[str, ...], bot: LookaheadBot, model: RoundModel,
     forced = False
     while state.chance_kind() != "shuffle" and not state.is_terminal():
         action = next_action(state, bot, die_rng, place_rng, wild_rng)
-        forced = isinstance(action, Roll) and action.face == "blue" and state.placed > 0
+        forced = isinstance(action, Roll) and not state.roll_meaning(action.face).places_barrel
         state.apply_action(action)
     end = state.last_round_end()
     completed = bool(end["completed"])
@@ -67,13 +66,13 @@ def lookahead_round(line: tuple[str, ...], bot: LookaheadBot, model: RoundModel,
     return completed, luck
 
 
-def ceiling_block(variant: str, sigma_mm: float, referee: RefereeSpec, params: Params, seed: int,
+def ceiling_block(variant: str, sigma_mm: float, referee: str, params: Params, seed: int,
                   first: int, count: int) -> tuple[str, float, int, np.ndarray]:
     """A task: rounds ``first .. first + count - 1`` of one set-up: per round (lookahead completed,
     luck, skilled completed)."""
     barrels, half = VARIANTS[variant]
     model = RoundModel(barrels, half, player="skilled")
-    ref = cached_referee(referee, params)
+    ref = shared_referee(referee, params)
     bot = LookaheadBot("Sailor", sigma_mm=sigma_mm, aim="balance", model="lookahead", params=params, referee=ref,
                        journal=[])
     skilled, config = model.bot(params), model.config()
@@ -97,7 +96,7 @@ class Ceiling:
     skilled: Interval
 
 
-def skill_ceiling(rounds: int, params: Params, *, referee: RefereeSpec = "fast", seed: int = 0,
+def skill_ceiling(rounds: int, params: Params, *, referee: str = "fast", seed: int = 0,
                   variants: tuple[str, ...] = tuple(VARIANTS), sigmas_mm: tuple[float, ...] = SIGMAS_MM,
                   workers: int = 1, progress: bool = False) -> list[Ceiling]:
     """Every variant x execution error (module docstring); independent of ``workers``."""

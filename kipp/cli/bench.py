@@ -17,7 +17,7 @@ from sim.params import Params
 @click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
 @params_option
 @seed_option
-def bench(quick: bool, as_json: bool, viewer: bool, quiet: bool, params: Params | None, seed: int) -> None:
+def bench(quick: bool, as_json: bool, viewer: bool, quiet: bool, params: Params, seed: int) -> None:
     """Measure physics, fast and hybrid referees on this machine; print a table or --json.
 
     CPU times per decision and per round (per core), the agreement of the fast and

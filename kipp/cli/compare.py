@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from kipp.cli import options
 from kipp.cli.options import (
     MAX_ROUNDS,
     UserError,
@@ -19,7 +18,7 @@ from kipp.cli.options import (
     sweep_options,
     whole_number,
 )
-from sim.params import Params, load_params
+from sim.params import Params
 
 
 @click.command()
@@ -35,7 +34,7 @@ from sim.params import Params, load_params
 @click.option("--plot", default=None, metavar="FILE.png", help="Plot every metric per arm with its interval.")
 @player_model_option("--player", "How every bot plays:")
 @progress_option
-def compare(games: int, players: int, seed: int, params: Params | None, referee_name: str,
+def compare(games: int, players: int, seed: int, params: Params, referee_name: str,
             workers: int | None, scheduler: str | None, out: str | None, plot: str | None,
             player: str, no_progress: bool) -> None:
     """Compare the standard game with half turns, nine barrels, both, and Old Sea Dogs.
@@ -57,12 +56,10 @@ def compare(games: int, players: int, seed: int, params: Params | None, referee_
     scheduler = check_scheduler(scheduler)
     out = check_results_out(out)
     plot = check_plot(plot)
-    params = params if params is not None else load_params()
     with sweep_errors(out):
         summaries = run_compare(games, players=players, seed=seed, params=params,
-                                referee=options.referee_spec(referee_name), workers=workers or default_workers(),
-                                scheduler=scheduler, progress=not no_progress, out=out,
-                                referee_name=referee_name, player=player)
+                                referee=referee_name, workers=workers or default_workers(),
+                                scheduler=scheduler, progress=not no_progress, out=out, player=player)
     click.echo(f"Referee {referee_name}; player {player}; seed {seed}.")
     click.echo(format_compare(summaries, players))
     if out is not None:

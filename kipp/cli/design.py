@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from kipp.cli import options
 from kipp.cli.options import UserError, bounded
 from kipp.cli.sensitivity import run_options, variant_options
 from kipp.cli.tune import check_results_out, check_scheduler, sweep_errors
@@ -58,8 +57,7 @@ def design(target: str | None, key: str, value_range, player: str, barrels: int,
         question = ask(RoundModel(barrels, half_turn, player=player), key, wanted, seed=seed, rounds=games,
                        params_path=params_path, value_range=value_range, referee_name=referee_name)
         with sweep_errors(out):
-            answer = answer_question(question, params_path=params_path, referee=options.referee_spec(referee_name),
-                                     out=out,
+            answer = answer_question(question, params_path=params_path, out=out,
                                      execution=Execution(workers or default_workers(), scheduler, not no_progress))
     except (DesignError, Unreachable) as error:
         raise UserError(str(error)) from None

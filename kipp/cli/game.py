@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import click
 
-from kipp.cli import options
 from kipp.cli.language_option import language_option
 from kipp.cli.options import (
     barrels_option,
@@ -23,10 +22,10 @@ from kipp.cli.options import (
 from kipp.language import Language
 from kipp.players.models import make_bot
 from kipp.rules.play import play_game
-from kipp.rules.replay import params_fingerprint
 from kipp.rules.state import IllegalActionError
 from kipp.rules.transcript import Narrator, json_line, with_header
-from sim.params import Params, load_params
+from sim.params import Params, params_fingerprint
+from sim.referees import make_referee
 
 
 def bot_names(players: int | tuple[str, ...]) -> tuple[str, ...]:
@@ -52,7 +51,7 @@ def bot_names(players: int | tuple[str, ...]) -> tuple[str, ...]:
 @player_model_option("--bots", "How every bot plays:")
 @language_option
 def game(players: str, seed: int, barrels: int, half_turn: bool, sea_dogs: bool,
-         params: Params | None, as_json: bool, referee_name: str, bots: str,
+         params: Params, as_json: bool, referee_name: str, bots: str,
          language: Language) -> None:
     """Play a whole game headless with bots and print its transcript.
 
@@ -64,8 +63,7 @@ def game(players: str, seed: int, barrels: int, half_turn: bool, sea_dogs: bool,
     """
     names = bot_names(parse_players(players))
     config = game_config(players=names, barrels=barrels, half_turn=half_turn, sea_dogs=sea_dogs)
-    params = params if params is not None else load_params()
-    referee = options.make_referee(referee_name, params)
+    referee = make_referee(referee_name, params)
     model = bots
     bots = [make_bot(model, name, params) for name in names]
     header = {"seed": seed, "params": params_fingerprint(params), "referee": referee_name,

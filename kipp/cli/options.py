@@ -7,8 +7,8 @@ which turns the one check of a game's set-up (:class:`kipp.rules.config.GameConf
 into such an error. The sweep commands (``kipp tune``, ``kipp compare``) share
 :func:`sweep_options` (``--seed --params --referee --workers --scheduler``), ``--no-progress``,
 their results file's errors (:func:`sweep_errors`), a scratch file when there is no ``--out``
-(:func:`results_path`), their ``--plot`` and ``--csv`` writers, and one test seam for the
-referee their tasks get (:func:`referee_spec`).
+(:func:`results_path`) and their ``--plot`` and ``--csv`` writers. A referee goes on by its
+name: whoever plays builds it from :mod:`sim.referees` (tests register theirs there).
 """
 
 from __future__ import annotations
@@ -19,18 +19,13 @@ import os
 import re
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import Callable, Iterator
 
 import click
 
 from kipp.rules.config import BARREL_COUNTS, MAX_PLAYERS, ConfigError, GameConfig, check_player_count
 from sim.params import Params, ParamsError, load_params
-from sim.referees import make_referee as _referee_by_name
 from sim.referees import referee_names
-from sim.tower import Referee
-
-if TYPE_CHECKING:
-    from kipp.analysis.rounds import RefereeSpec
 
 _CONFIG_OPTIONS = {"players": "--players", "barrels": "--barrels", "half_turn": "--half-turn",
                    "sea_dogs": "--sea-dogs"}
@@ -193,9 +188,8 @@ def physics_errors(what: str = "the game stopped", keep: tuple[type[BaseExceptio
                         "or iterations)") from None
 
 
-def _load(ctx: click.Context, param: click.Parameter, value: str | None):
-    if value is None:
-        return None
+def _load(ctx: click.Context, param: click.Parameter, value: str | None) -> Params:
+    """``--params FILE``'s parameter set: the defaults overridden by FILE, the defaults without it."""
     try:
         return load_params(value)
     except ParamsError as error:
@@ -206,6 +200,8 @@ params_option = click.option(
     "--params", "params", metavar="FILE", default=None, callback=_load,
     help="TOML parameter file overriding the defaults (see `kipp params`).",
 )
+"""``--params FILE``: hands the command the parameter set (:class:`sim.params.Params`), the
+defaults when it is not given."""
 
 seed_option = click.option(
     "--seed", type=click.IntRange(min=0), default=0, show_default=True,
@@ -250,11 +246,6 @@ def referee_option(default: str | Callable[[], str], default_help: str | None = 
     )
 
 
-def make_referee(name: str, params: Params) -> Referee:
-    """The referee called ``name``, as every command builds it (tests replace this function to avoid physics)."""
-    return _referee_by_name(name, params)
-
-
 def check_player_model(option: str, name: str) -> str:
     """``name`` if it is a player model (:mod:`kipp.players.models`), else a one-line
     :class:`UserError` listing the known ones."""
@@ -278,13 +269,6 @@ def player_model_option(option: str, help_intro: str):
                         callback=lambda ctx, param, value: check_player_model(option, value),
                         help=f"{help_intro} {models_help()}.")
 
-
-
-def referee_spec(name: str) -> RefereeSpec:
-    """What a sweep's tasks get for the referee ``name``: the name, which every worker resolves with
-    :func:`sim.referees.make_referee` (the sweep commands' one seam: tests replace this function to
-    hand in a picklable factory instead of physics)."""
-    return name
 
 
 MAX_ROUNDS = 1_000_000

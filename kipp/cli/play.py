@@ -23,7 +23,7 @@ from kipp.cli.window import (
     run_viewer,
     screenshot_option,
 )
-from sim.params import Params, load_params
+from sim.params import Params
 
 GAME_OPTIONS = ("players", "barrels", "half_turn", "sea_dogs", "hints", "confirm", "seed", "record")
 """Options that set up a game: any of them starts it at once; without them the start screen opens."""
@@ -96,7 +96,7 @@ def parse_bot_models(text: str) -> tuple[tuple[str, ...], tuple[int, ...], dict[
 @max_frames_option("Quit after N frames (for documentation and tests; runs headless without a display)")
 @screenshot_option("Save the last frame as a PNG")
 def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: bool, confirm: bool, seed: int | None,
-         record: str | None, mute: bool, params: Params | None, max_frames: int | None, screenshot: str | None) -> None:
+         record: str | None, mute: bool, params: Params, max_frames: int | None, screenshot: str | None) -> None:
     """Play Kipp, Kipp, Ahoi! in a window: people and bots, physics in real time.
 
     Without options the window opens on the start screen: seat up to four players (people
@@ -120,7 +120,6 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: boo
     names, bot_seats, models = parse_bot_models(players)
     game_config(players=names, barrels=barrels, half_turn=half_turn, sea_dogs=sea_dogs)  # checks the set-up
     ensure_display(max_frames is not None or screenshot is not None)
-    params = params if params is not None else load_params()
 
     from kipp.rules.play import fresh_seed
     from viewer.controller import GameController

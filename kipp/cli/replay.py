@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from kipp.cli import options
 from kipp.cli.options import UserError, check_output, params_option, physics_errors
 from kipp.cli.window import (
     ensure_display,
@@ -25,6 +24,7 @@ from kipp.rules.replay import (
 from kipp.rules.replay import replay as replay_events
 from kipp.rules.transcript import TranscriptError, parse_json_lines
 from sim.params import Params, load_params
+from sim.referees import make_referee
 
 
 @click.command()
@@ -35,7 +35,7 @@ from sim.params import Params, load_params
 @mute_option
 @params_option
 def replay(file: str, check: bool, max_frames: int | None, screenshot: str | None, mute: bool,
-           params: Params | None) -> None:
+           params: Params) -> None:
     """Replay a game recorded with `kipp game --json` or `kipp play --record`.
 
     A recording of a game stopped half-way is shown (and checked) up to where it stops.
@@ -54,7 +54,6 @@ def replay(file: str, check: bool, max_frames: int | None, screenshot: str | Non
         if value is not None:
             raise UserError(f"{option}: only for the visual replay; --check runs headless and draws nothing")
     events = read_recording(file)
-    params = params if params is not None else load_params()
     state = check_recording(file, events, params)
     models = header_models(events[0])
     seats = ", ".join(f"{name} ({model})" if model else name for name, model in zip(state.config.players, models))
@@ -73,7 +72,7 @@ def check_recording(file: str, events: list[dict], params: Params):
     one line that both ``--check`` and the visual replay give."""
     try:
         with physics_errors(f"{file}: the replay stopped", keep=(ReplayMismatch, TranscriptError)):
-            referee = options.make_referee(header_referee(events[0]), params)
+            referee = make_referee(header_referee(events[0]), params)
             state = replay_events(events, referee, params, unfinished=True)
             header_models(events[0])  # a malformed models list is a bad recording too
             return state
@@ -139,7 +138,7 @@ def show_replay(path: str, params: Params | None = None, *, max_frames: int | No
 
     def new_controller(games: int) -> GameController:
         return GameController(config, params, seed=header_seed(header),
-                              referee=options.make_referee(referee_name, params),
+                              referee=make_referee(referee_name, params),
                               script=ReplayScript(events))
 
     run_viewer(new_controller, max_frames, screenshot, replay=True, failure_prefix=f"{path}: replay differs: ",

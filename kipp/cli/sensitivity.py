@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from kipp.cli import options
 from kipp.cli.options import (
     MAX_ROUNDS,
     UserError,
@@ -120,7 +119,7 @@ def sensitivity(player: str, barrels: int, half_turn: bool, games: int, seed: in
     try:
         with sweep_errors(out):
             result = run(RoundModel(barrels, half_turn, player=player), games, seed=seed, params_path=params_path,
-                         parameters=parameters, referee=options.referee_spec(referee_name), referee_name=referee_name,
+                         parameters=parameters, referee=referee_name,
                          out=out, execution=Execution(workers or default_workers(), scheduler, not no_progress))
     except ParamsError as error:
         raise UserError(f"--params: an end of a plausible range is refused: {error}") from None

@@ -18,7 +18,6 @@ from kipp.analysis.difficulty.quality_plan import (
     TOPPED_FAST_ROUNDS,
     Plan,
 )
-from kipp.cli import options
 from kipp.cli.options import (
     MAX_ROUNDS,
     UserError,
@@ -39,7 +38,7 @@ from kipp.cli.options import (
     whole_number,
 )
 from kipp.players.bots import WILD_POLICIES, Bot
-from sim.params import Params, load_params
+from sim.params import Params
 
 if TYPE_CHECKING:
     from kipp.analysis.executor import Execution
@@ -205,7 +204,7 @@ def _orders(spec: str, barrels: int, seed: int) -> list[tuple[str, ...]]:
 def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physics_orders: int | None,
          correction_features: str | None, anchors: int, half_widths: tuple[float, float] | None, find: str | None,
          barrels: int, half_turn: bool, player: str, sigma_mm: str | None, wild: str | None, seed: int,
-         params: Params | None, referee_name: str | None, workers: int | None, scheduler: str | None,
+         params: Params, referee_name: str | None, workers: int | None, scheduler: str | None,
          out: str | None, plot: str | None, csv_out: str | None, top: int, confirm_top: int | None,
          no_progress: bool) -> None:
     """Rank barrel orders by how hard they make a round.
@@ -231,7 +230,6 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
     from kipp.analysis.executor import Execution, default_workers
     from kipp.analysis.rounds import RoundModel
 
-    params = params if params is not None else load_params()
     sigma = bounded("--sigma-mm", 0.0, MAX_SIGMA_MM, sigma_mm)
     if wild is not None and wild not in WILD_POLICIES:
         raise UserError(f"--wild: expected one of {', '.join(WILD_POLICIES)}, got {wild!r}")
@@ -274,14 +272,13 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
 def _one_referee(sweep: Sweep, rounds: int, referee_name: str, execution: Execution, outputs: Outputs) -> None:
     from kipp.analysis.difficulty.sweeps import TuneRun, format_table, game_words, referee_sweep
     from kipp.analysis.plots import tune_figure
-    from kipp.rules.replay import params_fingerprint
+    from sim.params import params_fingerprint
 
     model, bot, out = sweep.model, sweep.bot, outputs.out
     run = TuneRun(model, sweep.seed, rounds, referee_name, params_fingerprint(sweep.params), sweep.orders_spec)
     with results_path(out) as path, sweep_errors(out):
-        summaries = referee_sweep(run, sweep.orders, sweep.params, path, referee=options.referee_spec(referee_name),
-                                  workers=execution.workers, scheduler=execution.scheduler,
-                                  progress=execution.progress)
+        summaries = referee_sweep(run, sweep.orders, sweep.params, path, workers=execution.workers,
+                                  scheduler=execution.scheduler, progress=execution.progress)
     click.echo(f"{len(sweep.orders)} orders x {rounds} rounds, {game_words(model)}; player: {model.player} "
                f"(aim {bot.aim}, sigma {bot.sigma_mm:g} mm, wild {bot.wild}); referee {referee_name}; "
                f"seed {sweep.seed}")
@@ -302,13 +299,12 @@ def _quality(sweep: Sweep, plan: Plan, confirm_top: int | None, execution: Execu
     from kipp.analysis.difficulty.quality_sweep import format_quality, summaries
     from kipp.analysis.difficulty.sweeps import describe, game_words, quality_sweep
     from kipp.analysis.plots import tune_figure
-    from kipp.rules.replay import params_fingerprint
+    from sim.params import params_fingerprint
 
     model, out = sweep.model, outputs.out
     run = QualityRun(model, sweep.seed, plan, params_fingerprint(sweep.params), sweep.orders_spec)
     with results_path(out) as path, sweep_errors(out):
-        done = quality_sweep(run, sweep.orders, sweep.params, path, fast=options.referee_spec("fast"),
-                             physics=options.referee_spec("physics"), workers=execution.workers,
+        done = quality_sweep(run, sweep.orders, sweep.params, path, workers=execution.workers,
                              scheduler=execution.scheduler, progress=execution.progress, confirm_top=confirm_top)
     result = done.result
     click.echo(f"{describe(model, sweep.bot, len(sweep.orders))}; seed {sweep.seed}")
@@ -331,7 +327,7 @@ def _race(sweep: Sweep, question, referee_name: str, execution: Execution, *, ma
     from kipp.analysis.difficulty.sweeps import describe
 
     with sweep_errors(None):
-        result = race_orders(sweep.orders, sweep.model, options.referee_spec(referee_name), sweep.params, sweep.seed,
+        result = race_orders(sweep.orders, sweep.model, referee_name, sweep.params, sweep.seed,
                              question, workers=execution.workers, scheduler=execution.scheduler,
                              max_rounds=max_rounds, progress=execution.progress)
     click.echo(f"{describe(sweep.model, sweep.bot, len(sweep.orders))}; referee {referee_name}; seed {sweep.seed}")

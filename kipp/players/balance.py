@@ -26,8 +26,8 @@ metres); margins in radians unless a name says ``_deg``.
 >>> params = load_params()
 >>> judge = BalanceJudge(params)
 >>> tower = TowerState(barrels=(BarrelPose("large", 0.0, 0.0, 0.016),))
->>> x, y, sailor, margin = judge.aim(tower, "medium", ["red"], 1.0)
->>> sailor, x > 0.0, abs(y) < 1e-5   # a red turn raises the bow (+x): set the barrel bow-ward, uphill
+>>> aim = judge.aim(tower, "medium", ["red"], 1.0)
+>>> aim.sailor, aim.x_m > 0.0, abs(aim.y_m) < 1e-5   # a red turn raises the bow (+x): set it bow-ward, uphill
 ('red', True, True)
 """
 
@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -44,6 +44,22 @@ from sim.geometry import deck_gradient
 from sim.params import SCREWS, Params
 from sim.static_check import SizeTable, TowerBatch, static_margins
 from sim.tower import TowerState
+
+
+class Aim(NamedTuple):
+    """The best aim and sailor of :meth:`BalanceJudge.aim` (unpacks as ``x, y, sailor, margin``)."""
+
+    x_m: float
+    """Where to set the barrel's centre: deck frame (:mod:`sim.tower`; x toward the bow), metres."""
+    y_m: float
+    """The same aim's y (toward port), metres."""
+    sailor: str
+    """The sailor to turn with it (the rolled one, or on a wild roll the best of those offered)."""
+    margin_rad: float
+    """The worst balance margin of the decision at this aim (:func:`sim.static_check.balance_margins`,
+    today's tilt and the tilt after the turn), radians, less the tie-break that favours aims near the
+    top centre (at most :data:`_TIE_RAD`); ``inf`` on an empty deck."""
+
 
 AIM_REACH = 0.75
 """Farthest aim from the top barrel's centre, as a fraction of the smaller end radius of
@@ -143,9 +159,9 @@ class BalanceJudge:
 
     # --- the judgements -------------------------------------------------------------------
 
-    def aim(self, tower: TowerState, size: str, sailors: Sequence[str],
-            fraction: float) -> tuple[float, float, str, float]:
-        """(x_m, y_m, sailor, balance margin in radians) of the best aim and sailor.
+    def aim(self, tower: TowerState, size: str, sailors: Sequence[str], fraction: float) -> Aim:
+        """The best aim and sailor (:class:`Aim`) for setting a barrel of ``size`` on ``tower``
+        before a turn of ``fraction`` revolutions.
 
         ``sailors``: the sailor the roll turns, or several on a wild roll (the pair of aim and
         sailor with the best worst margin is chosen; ties go to the first sailor, then to the
@@ -153,7 +169,7 @@ class BalanceJudge:
         batch. On an empty deck the barrel goes into the recess: the aim is the tower spot.
         """
         if not tower.barrels:
-            return 0.0, 0.0, sailors[0], math.inf
+            return Aim(0.0, 0.0, sailors[0], math.inf)
         search = self._search(tower, sailors, fraction)
         aims = self.reach_m(tower, size) * search.unit + np.array(tower.top_xy())
         top = tower.barrels[-1]
@@ -162,7 +178,7 @@ class BalanceJudge:
         worst = np.minimum(margins[:1], margins[1:])  # (sailors, K)
         worst -= search.tie
         s, k = divmod(int(np.argmax(worst)), worst.shape[1])  # ties: earlier sailor, then earlier aim
-        return float(aims[k, 0]), float(aims[k, 1]), sailors[s], float(worst[s, k])
+        return Aim(float(aims[k, 0]), float(aims[k, 1]), sailors[s], float(worst[s, k]))
 
     def _search(self, tower: TowerState, sailors: Sequence[str], fraction: float) -> "_Search":
         """What :meth:`aim` judges by: it depends on the turn counts, the sailors who may turn

@@ -27,7 +27,7 @@ from kipp.players.balance import BalanceJudge
 from kipp.players.captain import CaptainPolicy
 from kipp.players.learned import LearnedAim
 from kipp.players.table_view import TableView
-from kipp.rules.actions import WILD, Action, ChooseSailor, Pass, Place, PlaceAnywhere, Play
+from kipp.rules.actions import Action, ChooseSailor, Pass, Place, PlaceAnywhere, Play
 from sim import geometry
 from sim.params import SCREWS, Params, load_params
 
@@ -62,6 +62,18 @@ def deck_tilt_deg(params: Params, turns: dict[str, float]) -> float:
     number the transcript's ``turn.tilt_deg`` reports, before rounding.
     """
     return geometry.deck_tilt_deg(params.ship, turns)
+
+
+def leveling_sailor(params: Params, turns: dict[str, float], fraction: float) -> str:
+    """The leveler's sailor on a wild roll (the rulebook's advice): the one whose turn of
+    ``fraction`` revolutions leaves the deck least tilted at the sailor turn counts ``turns``
+    (degrees compared to 1e-9, so exact symmetric ties stay ties; ties go to red, then yellow,
+    then blue)."""
+    def tilt_after(sailor: str) -> float:
+        after = dict(turns)
+        after[sailor] = after.get(sailor, 0.0) + fraction
+        return round(deck_tilt_deg(params, after), 9)
+    return min(SCREWS, key=tilt_after)
 
 
 def critical_tilt_deg(params: Params, sizes: Sequence[str]) -> float:
@@ -233,13 +245,17 @@ class Bot:
     def coming_sailors(self, state) -> list[str]:
         """The sailors the bot may turn after this placement: the rolled one, or on a wild roll
         the one its wild policy will choose (all three for ``joint`` and ``random``)."""
-        if state.face != WILD:
-            return [state.face]
-        if self.wild == "leveler":
+        return self._sailors_of(state.roll_meaning(state.face).sailors, state)
+
+    def _sailors_of(self, sailors: tuple[str, ...], state, placed: bool = False) -> list[str]:
+        """Of the ``sailors`` a roll lets turn, those the bot may turn: a wild roll's choice is
+        its wild policy's (the leveler's or the captain's one sailor, the captain's judged before the
+        barrel is set or, ``placed``, after; all three for ``joint`` and ``random``)."""
+        if len(sailors) > 1 and self.wild == "leveler":
             return [self.choose_sailor(state.turns_by_sailor(), state.config.fraction)]
-        if self.wild == "captain":
-            return [self.captain_sailor(state, placed=False)]
-        return list(SCREWS)
+        if len(sailors) > 1 and self.wild == "captain":
+            return [self.captain_sailor(state, placed=placed)]
+        return list(sailors)
 
     def balance_aim_m(self, state) -> tuple[float, float]:
         """Deck-frame aim (m) of the ``balance`` policy for the barrel about to be placed in ``state``.
@@ -250,11 +266,10 @@ class Bot:
         size = state.next_barrel()
         fraction = state.config.fraction
         if self.wild == "random" and len(sailors) > 1:
-            x, y, _, _ = min((self.judge.aim(state.tower, size, [s], fraction) for s in sailors),
-                             key=lambda a: a[3])
-            return x, y
-        x, y, _, _ = self.judge.aim(state.tower, size, sailors, fraction)
-        return x, y
+            aim = min((self.judge.aim(state.tower, size, [s], fraction) for s in sailors), key=lambda a: a.margin_rad)
+        else:
+            aim = self.judge.aim(state.tower, size, sailors, fraction)
+        return aim.x_m, aim.y_m
 
     def learned_aim_m(self, state, sailor: str | None = None) -> tuple[float, float]:
         """Deck-frame aim (m) of the ``learned`` policy for the next barrel of ``state``, before a turn of
@@ -274,7 +289,8 @@ class Bot:
         """The balance judgement's aim for the next barrel before a turn of ``sailor``, as an offset from
         the top barrel's centre in reaches (the captain's ``balance`` vector)."""
         tower, size = state.tower, state.next_barrel()
-        x, y, _, _ = self.judge.aim(tower, size, [sailor], state.config.fraction)
+        aim = self.judge.aim(tower, size, [sailor], state.config.fraction)
+        x, y = aim.x_m, aim.y_m
         cx, cy = tower.top_xy()
         reach = self.judge.reach_m(tower, size)
         return ((x - cx) / reach, (y - cy) / reach) if tower.barrels and reach > 0 else (0.0, 0.0)
@@ -296,12 +312,8 @@ class Bot:
         return SCREWS[int(np.argmin(self.captain.wild_scores(obs, estimates)))]
 
     def choose_sailor(self, turns: dict[str, float], fraction: float) -> str:
-        """The leveler's choice: the sailor whose turn leaves the least tilt (ties: SCREWS order)."""
-        def tilt_after(sailor: str) -> float:
-            after = dict(turns)
-            after[sailor] = after.get(sailor, 0.0) + fraction
-            return round(deck_tilt_deg(self.params, after), 9)  # exact symmetric ties stay ties
-        return min(SCREWS, key=tilt_after)
+        """The leveler's choice (:func:`leveling_sailor`)."""
+        return leveling_sailor(self.params, turns, fraction)
 
     def wants_to_pass(self, state) -> bool:
         """The pass policy (see the class docstring); only asked when passing is allowed."""
@@ -311,10 +323,10 @@ class Bot:
             return self.estimate_passes(state)[self.passing]
         turns = state.turns_by_sailor()
         fraction = state.config.fraction
-        faces = [face for face in state.config.faces if face != WILD]
-        if not faces:
+        forced = [m.sailors[0] for m in map(state.roll_meaning, state.config.faces) if len(m.sailors) == 1]
+        if not forced:
             return False
-        worst = max(deck_tilt_deg(self.params, {**turns, face: turns[face] + fraction}) for face in faces)
+        worst = max(deck_tilt_deg(self.params, {**turns, sailor: turns[sailor] + fraction}) for sailor in forced)
         sizes = [barrel.size for barrel in state.tower.barrels]
         if state.next_barrel() is not None:
             sizes.append(state.next_barrel())
@@ -345,18 +357,17 @@ class Bot:
         size = state.next_barrel()
         total = 0.0
         for face in state.config.faces:
-            places = size is not None and (face != "blue" or not tower.barrels)
-            sailors = list(SCREWS) if face == WILD else [face]
-            if face == WILD and self.wild == "leveler":
-                sailors = [self.choose_sailor(state.turns_by_sailor(), fraction)]
-            if face == WILD and self.wild == "captain":
-                sailors = [self.captain_sailor(state, placed=not places)]
+            meaning = state.roll_meaning(face)
+            places = size is not None and meaning.places_barrel
+            sailors = self._sailors_of(meaning.sailors, state, placed=not places)
             if places and self.aim in ("learned", "captain"):
                 sailor = sailors[0]
                 x, y = (self.learned_aim_m if self.aim == "learned" else self.captain_aim_m)(state, sailor)
+            elif places and self.aim == "balance":
+                aim = judge.aim(tower, size, sailors, fraction)
+                x, y, sailor = aim.x_m, aim.y_m, aim.sailor
             elif places:
-                x, y, sailor, _ = judge.aim(tower, size, sailors, fraction) if self.aim == "balance" else (
-                    *tower.top_xy(), sailors[0], 0.0)
+                (x, y), sailor = tower.top_xy(), sailors[0]
             else:
                 x, y, sailor = 0.0, 0.0, sailors[0]
             total += judge.crash_probability(tower, size if places else None, (x, y), sailor, fraction,

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kipp.players.bots import Bot
-from kipp.rules.actions import PLACE_LIMIT_MM, WILD, ChooseSailor, Place, PlaceAnywhere
+from kipp.rules.actions import PLACE_LIMIT_MM, ChooseSailor, Place, PlaceAnywhere
 from sim.params import SCREWS
 from sim.tower import Placement, Referee, TowerState, Turn
 
@@ -84,9 +84,9 @@ class LookaheadBot(Bot):
         centre and the compass; all within the barrel below's reach and the rules' limit."""
         if not tower.barrels:  # the recess centres the first barrel
             return np.zeros((1, 2))
-        x, y, _, _ = self.judge.aim(tower, size, sailors, fraction)
+        aim = self.judge.aim(tower, size, sailors, fraction)
         compass, _ = self.judge.candidate_aims(tower, size, ())
-        aims = np.vstack([[x, y], compass])
+        aims = np.vstack([[aim.x_m, aim.y_m], compass])
         inside = np.all(np.abs(aims) * 1000 <= PLACE_LIMIT_MM, axis=1)
         return aims[inside]
 
@@ -107,8 +107,8 @@ class LookaheadBot(Bot):
                     best = key
         self._note("place", len(aims) * len(sailors), standing_total)
         if best is None:  # nothing stands: luck; the balance aim, and hope
-            x, y, sailor, _ = self.judge.aim(tower, size, sailors, fraction) if tower.barrels else (0, 0, sailors[0], 0)
-            return Plan(float(x), float(y), sailor, math.nan)
+            aim = self.judge.aim(tower, size, sailors, fraction)  # on an empty deck: the tower spot
+            return Plan(aim.x_m, aim.y_m, aim.sailor, math.nan)
         margin, s, k = best
         return Plan(float(aims[-k, 0]), float(aims[-k, 1]), sailors[-s], margin)
 
@@ -116,7 +116,7 @@ class LookaheadBot(Bot):
         """The planned aim plus the execution error (without a state: the top barrel's centre)."""
         if state is None:
             return self.execute(where.top_mm, where, rng)
-        sailors = list(SCREWS) if state.face == WILD else [state.face]
+        sailors = list(state.roll_meaning(state.face).sailors)
         plan = self.plan(state.tower, state.next_barrel(), sailors, state.config.fraction)
         return self.execute((plan.x_m * 1000, plan.y_m * 1000), where, rng)
 

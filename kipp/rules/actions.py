@@ -27,8 +27,7 @@ import math
 from dataclasses import dataclass
 from typing import Union
 
-WILD = "wild"
-"""The die face that lets the player choose the sailor (the rulebook's symbol)."""
+from sim.die import WILD  # noqa: F401 - the name the actions of a roll use, re-exported
 
 PLACE_LIMIT_MM = 500.0
 """Largest |coordinate| of a placement, mm: far off any deck, so a placement the referee

@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kipp.rules.actions import WILD
+from sim.die import FACES, WILD
 from sim.params import SCREWS
 
-DEFAULT_FACES = ("red", "red", "yellow", "yellow", "blue", WILD)
-"""The colour die: two red, two yellow, one blue, one wild face."""
+DEFAULT_FACES = FACES
+"""The colour die (:data:`sim.die.FACES`): two red, two yellow, one blue, one wild face."""
 
 DEFAULT_SIZES = ("large", "medium", "small")
 """Barrel sizes of the catalogue (sim/default_params.toml)."""

@@ -14,14 +14,13 @@ transcript: :class:`ReplayMismatch` (the outcome differs) and
 
 from __future__ import annotations
 
-import hashlib
 import json
 
 from kipp.rules.actions import Action, ChooseSailor, Pass, Place, Play, Roll, Shuffle
 from kipp.rules.config import GameConfig
 from kipp.rules.state import GameState, IllegalActionError
 from kipp.rules.transcript import TranscriptError
-from sim.params import Params
+from sim.params import Params, params_fingerprint
 from sim.referees import referee_names
 from sim.tower import Referee
 
@@ -31,11 +30,6 @@ HEADER_ONLY = ("seed", "params", "referee", "models", "_line")
 
 class ReplayMismatch(ValueError):
     """The re-played game differs from the recorded one."""
-
-
-def params_fingerprint(params: Params) -> str:
-    """A short hash of a parameter set (recorded in ``game_start.params``)."""
-    return hashlib.sha256(repr(params).encode()).hexdigest()[:16]
 
 
 def _normal(event: dict) -> dict:

@@ -46,7 +46,6 @@ from functools import lru_cache
 
 from kipp.rules.actions import (
     PLACE_LIMIT_MM,
-    WILD,
     Action,
     ChooseSailor,
     Pass,
@@ -58,6 +57,7 @@ from kipp.rules.actions import (
     place_within,
 )
 from kipp.rules.config import ROUNDS, GameConfig, distinct_lines
+from sim.die import RollMeaning, roll_meaning
 from sim.geometry import deck_tilt_deg
 from sim.params import SCREWS, ShipParams, load_params
 from sim.tower import Decision, Placement, Referee, TowerState, Turn
@@ -234,6 +234,13 @@ class GameState:
         """Size of the next barrel in the line (None when none is left)."""
         return self.line[self.placed] if self.placed < len(self.line) else None
 
+    def roll_meaning(self, face: str) -> RollMeaning:
+        """What a roll of ``face`` asks for now (:func:`sim.die.roll_meaning`): whether a barrel
+        goes on first (every face but blue once the round's first barrel is on) and which sailors
+        may turn (the face's own, or any of the three on a wild roll). Asked before the roll (a
+        bot weighing the die) or of the face just rolled (``self.face``)."""
+        return roll_meaning(face, self.placed)
+
     def pass_allowed(self) -> bool:
         return self._phase == _DECIDE_PASS
 
@@ -325,10 +332,11 @@ class GameState:
     def _apply_roll(self, action: Roll) -> None:
         self.face = action.face
         self._log("roll", player=self.player, face=action.face)
-        if action.face == "blue" and self.placed > 0:
-            self._decide(None, Turn("blue", self.config.fraction))
+        meaning = self.roll_meaning(action.face)
+        if not meaning.places_barrel:
+            self._decide(None, Turn(meaning.sailors[0], self.config.fraction))
             return
-        self.sailor = None if action.face == WILD else action.face
+        self.sailor = meaning.sailors[0] if len(meaning.sailors) == 1 else None  # None: chosen after placing
         self._phase = _PLACE
 
     def _apply_place(self, action: Place) -> None:

@@ -5,16 +5,21 @@
   the top barrel by more than ``max_miss_mm``, or a deck tilt beyond
   ``tilt_budget_deg / barrels on deck``, crashes; so does a seeded hash with probability
   ``crash_rate`` per call, so that every rule gets exercised.
+
+:func:`standing_in` registers a factory under the referees' names for a ``with`` block.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import zlib
 from dataclasses import replace
+from typing import Iterator
 
 from sim.geometry import deck_gradient, tilt_angle
 from sim.params import load_params
+from sim.referees import BUILT_IN, registered_referee
 from sim.tower import BarrelPose, Decision, Placement, TowerState, Turn
 
 _HEIGHT_M = 0.03
@@ -81,3 +86,14 @@ class ThresholdReferee:
             if tilt > self.tilt_budget_deg / max(1, len(tower.barrels)) or self._unlucky(tower, "turn"):
                 return Decision(True, tower, "turn", f"tilt {tilt:.2f} deg")
         return Decision(False, tower)
+
+
+@contextlib.contextmanager
+def standing_in(factory, names: tuple[str, ...] = tuple(BUILT_IN)) -> Iterator[None]:
+    """Within the block, each of ``names`` (default: every built-in referee's) builds
+    ``factory(params)`` (:func:`sim.referees.registered_referee`): a command that names physics
+    plays the stand-in; afterwards the names build what they built before."""
+    with contextlib.ExitStack() as stack:
+        for name in names:
+            stack.enter_context(registered_referee(name, factory))
+        yield

@@ -8,13 +8,14 @@ from kipp.analysis.orders import resolve_orders
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.rounds import RoundModel
 from lab import coverage_check
+from sim.params import load_params, params_fingerprint
 
 
 def test_the_held_out_rounds_are_played_under_the_sweeps_own_variant_player_and_seed(tmp_path, monkeypatch):
     model = RoundModel(barrels=9, half_turn=True, player="skilled")
     orders = resolve_orders("sample:30", 9, 7)
     results = tmp_path / "sweep.sqlite"
-    run = QualityRun(model, 7, Plan(), "test-params", "sample:30")
+    run = QualityRun(model, 7, Plan(), params_fingerprint(load_params()), "sample:30")
     ResultsStore.open(results, KIND, run.options(orders), COLUMNS).close()
 
     class Handed(Exception):

@@ -34,7 +34,7 @@ from kipp.analysis.difficulty.own_rounds import references
 from kipp.analysis.difficulty.quality_sweep import KIND, read_quality
 from kipp.analysis.orders import resolve_orders
 from kipp.analysis.results_store import ResultsStore
-from kipp.analysis.rounds import RefereeSpec, RoundModel
+from kipp.analysis.rounds import RoundModel
 from kipp.analysis.stats import Z95
 from sim.params import Params
 
@@ -63,13 +63,12 @@ def extremes(values: np.ndarray, top: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def confirm(results: str | Path, params: Params, top: int = 20, rounds: int = ROUNDS, workers: int = 1,
-            progress: bool = True, fast: RefereeSpec | None = None,
-            orders: list[tuple[str, ...]] | None = None) -> dict:
+            progress: bool = True, orders: list[tuple[str, ...]] | None = None) -> dict:
     """The report (see the module docstring) as a JSON-ready dict: per list (``hardest``, fewest
     barrels stacked first; ``easiest``, most last), every order's sweep and confirmed values.
     ``params`` is the sweep's parameter set (its new rounds are played under it: referee, ship,
-    bot); ``fast`` defaults to the sweep's fast referee and ``orders`` to its ``--orders`` (tests
-    hand in a factory and their orders)."""
+    bot), with the sweep's fast referee (by the name in the file); ``orders`` defaults to its
+    ``--orders`` (tests hand in their orders)."""
     if top < 1 or rounds < 2:
         raise ValueError(f"need at least 1 order per list and 2 rounds, got top={top}, rounds={rounds}")
     model, seed, spec, fast_name = sweep_settings(results)
@@ -80,7 +79,7 @@ def confirm(results: str | Path, params: Params, top: int = 20, rounds: int = RO
     hardest, easiest = extremes(sweep.stacked.mean, top)
     picked = np.concatenate([hardest, easiest])
     lines = [sweep.lines[i] for i in picked]
-    played = references(orders, picked, model, seed, rounds, fast if fast is not None else fast_name, workers,
+    played = references(orders, picked, model, seed, rounds, fast_name, workers,
                         progress, family=FAMILY, desc="confirming rounds", params=params)
     report = {"results": str(results), "player": model.player, "barrels": model.barrels, "seed": seed,
               "top": top, "rounds": rounds, "referee": fast_name}

@@ -14,26 +14,27 @@ from __future__ import annotations
 import numpy as np
 
 from kipp.analysis.executor import run_with_progress
-from kipp.analysis.rounds import RefereeSpec, RoundModel, cached_referee, play_round
+from kipp.analysis.rounds import RoundModel, play_round
 from sim.params import Params
+from sim.referees import shared_referee
 
 BLOCK = 20
 """Reference rounds per task."""
 
 
-def _block(model: RoundModel, referee: RefereeSpec, params, seed: int, held: list, rounds: int, first: int,
+def _block(model: RoundModel, referee: str, params, seed: int, held: list, rounds: int, first: int,
            count: int, family: str):
     """Reference rounds ``first .. first + count - 1`` of every held-out order. Order ``i``
     plays rounds ``i * rounds + k`` of its own (of the stream ``family``): the references'
     errors are independent (rounds shared by all orders would move every reference together)."""
-    ref, bot, config = cached_referee(referee, params), model.bot(params), model.config()
+    ref, bot, config = shared_referee(referee, params), model.bot(params), model.config()
     out = [[play_round(order, ref, bot, config, seed, i * rounds + k, family) for i, order in enumerate(held)]
            for k in range(first, first + count)]
     return (first, np.array([[r.stacked for r in row] for row in out]),
             np.array([[r.completed for r in row] for row in out]))
 
 
-def references(orders: list, picked: np.ndarray, model: RoundModel, seed: int, rounds: int, referee: RefereeSpec,
+def references(orders: list, picked: np.ndarray, model: RoundModel, seed: int, rounds: int, referee: str,
                workers: int, progress: bool, family: str = "holdout",
                desc: str = "held-out physics rounds", *, params: Params) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Per metric: the picked orders' means over ``rounds`` rounds each of their own (streams

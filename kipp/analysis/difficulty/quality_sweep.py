@@ -60,7 +60,6 @@ from kipp.analysis.executor import Execution
 from kipp.analysis.orders import order_text
 from kipp.analysis.results_store import ResultsFileError, ResultsStore
 from kipp.analysis.resumable import Stored, run_remaining
-from kipp.analysis.rounds import RefereeSpec
 from kipp.analysis.shared_rounds import order_codes
 from sim.params import Params, physics_fingerprint
 from sim.seeds import stream
@@ -139,15 +138,12 @@ def topup_stages(stored: Callable[[], dict[str, np.ndarray]], n: int, plan: Plan
 
 
 def run_quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Params, out: str | Path, *,
-                      fast: RefereeSpec | None = None, physics: RefereeSpec | None = None, workers: int = 1,
-                      scheduler: str | None = None, progress: bool = False) -> int:
-    """Run the tasks not yet in ``out``; return how many this call ran.
+                      workers: int = 1, scheduler: str | None = None, progress: bool = False) -> int:
+    """Run the tasks not yet in ``out`` with the referees ``run.fast`` and ``run.physics``; return
+    how many this call ran.
 
-    ``fast`` and ``physics`` default to ``run.fast`` and ``run.physics`` (tests hand in factories).
     Raises :class:`~kipp.analysis.results_store.ResultsFileError` for a file of other options.
     """
-    fast = fast if fast is not None else run.fast
-    physics = physics if physics is not None else run.physics
     began = time.monotonic()
     codes, length = order_codes(orders), len(orders[0])
     with ResultsStore.open(out, KIND, run.options(orders), COLUMNS) as store:
@@ -157,7 +153,7 @@ def run_quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Pa
         session = int(store.meta().get("sessions", "0")) + 1
         store.write_meta("sessions", str(session))
         recorder = _Recorder(session, began)
-        setting = TaskSetting(run, fast, physics, params, codes, length)
+        setting = TaskSetting(run, params, codes, length)
         execution = Execution(workers, scheduler, progress)
         played = run_remaining(store, tasks_of(run.plan), play_task, lambda task: recorder.job(task, setting),
                                recorder.stored, execution, done=done, key=lambda task: task.label, unit="task",

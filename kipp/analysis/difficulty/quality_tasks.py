@@ -25,11 +25,12 @@ import numpy as np
 
 from kipp.analysis.difficulty.quality_estimate import Totals
 from kipp.analysis.difficulty.quality_plan import METRICS, Plan, QualityRun, physics_anchors, sampled_orders
-from kipp.analysis.rounds import RefereeSpec, cached_referee, play_round
+from kipp.analysis.rounds import play_round
 from kipp.analysis.shared_rounds import OrderTree, order_tree, play_round_shared
 from kipp.players.bots import Bot
 from kipp.rules.config import GameConfig
 from sim.params import Params
+from sim.referees import shared_referee
 from sim.seeds import stream
 from sim.tower import Referee
 
@@ -41,12 +42,10 @@ SAMPLE_BLOCK = 25
 
 @dataclass(frozen=True)
 class TaskSetting:
-    """What every task of a sweep plays with: the run, the two referees, the parameters and the
-    orders (``codes``, ``length``: :func:`kipp.analysis.shared_rounds.order_codes` of them)."""
+    """What every task of a sweep plays with: the run (its two referees by name), the parameters
+    and the orders (``codes``, ``length``: :func:`kipp.analysis.shared_rounds.order_codes` of them)."""
 
     run: QualityRun
-    fast: RefereeSpec
-    physics: RefereeSpec
     params: Params
     codes: bytes
     length: int
@@ -61,10 +60,10 @@ class TaskSetting:
         return self.run.model.config()
 
     def fast_referee(self) -> Referee:
-        return cached_referee(self.fast, self.params)
+        return shared_referee(self.run.fast, self.params)
 
     def physics_referee(self) -> Referee:
-        return cached_referee(self.physics, self.params)
+        return shared_referee(self.run.physics, self.params)
 
 
 @dataclass(frozen=True)

@@ -172,10 +172,10 @@ def _side(low: np.ndarray, high: np.ndarray, wanted: int, tolerance: float) -> t
 
 def _race_round(model, referee, params, seed: int, codes: bytes, length: int, k: int) -> np.ndarray:
     """A task: round ``k`` of the orders ``codes`` (see :func:`shared_player`), barrels stacked per order."""
-    from kipp.analysis.rounds import cached_referee
     from kipp.analysis.shared_rounds import order_tree, play_round_shared
+    from sim.referees import shared_referee
 
-    shared = play_round_shared(order_tree(codes, length), cached_referee(referee, params), model.bot(params),
+    shared = play_round_shared(order_tree(codes, length), shared_referee(referee, params), model.bot(params),
                                model.config(), params.ship, seed, k)
     return shared.stacked
 

@@ -26,9 +26,10 @@ from kipp.analysis.executor import Execution
 from kipp.analysis.orders import mean_position, order_index, order_text, parse_order
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.resumable import Chunks, Stored, run_remaining
-from kipp.analysis.rounds import RefereeSpec, RoundModel, cached_referee, play_round
+from kipp.analysis.rounds import RoundModel, play_round
 from kipp.analysis.stats import histogram_moments, mean_interval_from_sums, wilson_interval
 from sim.params import Params
+from sim.referees import shared_referee
 
 KIND = "kipp tune"
 COLUMNS = [("line", "TEXT"), ("rounds", "INTEGER"), ("completed", "INTEGER"),
@@ -50,10 +51,10 @@ class OrderCounts:
     """``stacked_hist[b]``: rounds that ended with ``b`` barrels standing (b = 0..barrels)."""
 
 
-def tune_chunk(model: RoundModel, referee: RefereeSpec, params: Params, seed: int, rounds: int,
+def tune_chunk(model: RoundModel, referee: str, params: Params, seed: int, rounds: int,
                items: list[tuple[int, tuple[str, ...]]]) -> list[OrderCounts]:
     """A task of ``kipp tune``: every round ``0..rounds-1`` of each (index, order) in ``items``."""
-    ref = cached_referee(referee, params)
+    ref = shared_referee(referee, params)
     bot = model.bot(params)
     config = model.config()
     out = []
@@ -87,22 +88,20 @@ class TuneRun:
 
 
 def run_sweep(run: TuneRun, orders: list[tuple[str, ...]], params: Params, out: str | Path, *,
-              referee: RefereeSpec | None = None, workers: int = 1, scheduler: str | None = None,
+              workers: int = 1, scheduler: str | None = None,
               progress: bool = False, chunk: int | None = None) -> int:
-    """Run the orders not yet in ``out``; return how many orders this call ran.
+    """Run the orders not yet in ``out`` with the referee ``run.referee_name``; return how many
+    orders this call ran.
 
-    ``referee`` defaults to ``run.referee_name``; tests hand in a factory instead.
     Raises :class:`~kipp.analysis.results_store.ResultsFileError` for a file of other options.
     """
-    referee = referee if referee is not None else run.referee_name
-
     def record(results: list[OrderCounts]) -> Stored:
         return Stored([(r.index, r.line, r.rounds, r.completed, sum(b * c for b, c in enumerate(r.stacked_hist)),
                         ",".join(map(str, r.stacked_hist))) for r in results], units=run.rounds * len(results))
 
     with ResultsStore.open(out, KIND, run.options(orders), COLUMNS) as store:
         ran = run_remaining(store, [(order_index(o), o) for o in orders], tune_chunk,
-                            lambda items: (run.model, referee, params, run.seed, run.rounds, items), record,
+                            lambda items: (run.model, run.referee_name, params, run.seed, run.rounds, items), record,
                             Execution(workers, scheduler, progress), key=lambda item: item[0], size=run.rounds,
                             chunks=Chunks(size=chunk), unit="round", desc="orders x rounds")
         return len(ran)
@@ -175,10 +174,10 @@ def format_table(summaries: list[OrderSummary], top: int = 10) -> str:
 
 
 def referee_sweep(run: TuneRun, orders: list[tuple[str, ...]], params: Params, out: str | Path, *,
-                  referee: RefereeSpec | None = None, workers: int = 1, scheduler: str | None = None,
+                  workers: int = 1, scheduler: str | None = None,
                   progress: bool = False) -> list[OrderSummary]:
     """:func:`run_sweep` into ``out`` (resumed if it is there), then every order's summary."""
-    run_sweep(run, orders, params, out, referee=referee, workers=workers, scheduler=scheduler, progress=progress)
+    run_sweep(run, orders, params, out, workers=workers, scheduler=scheduler, progress=progress)
     return read_summaries(out)
 
 
@@ -192,16 +191,15 @@ class QualitySweep:
 
 
 def quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Params, out: str | Path, *,
-                  fast: RefereeSpec | None = None, physics: RefereeSpec | None = None, workers: int = 1,
-                  scheduler: str | None = None, progress: bool = False,
+                  workers: int = 1, scheduler: str | None = None, progress: bool = False,
                   confirm_top: int | None = None) -> QualitySweep:
     """:func:`~kipp.analysis.difficulty.quality_sweep.run_quality_sweep` into ``out`` (resumed if it is there),
     its estimates, and with ``confirm_top`` its ``confirm_top`` hardest and easiest orders played
-    again on rounds of their own (:func:`~kipp.analysis.difficulty.confirm.confirm`, with ``fast``)."""
-    run_quality_sweep(run, orders, params, out, fast=fast, physics=physics, workers=workers, scheduler=scheduler,
+    again on rounds of their own (:func:`~kipp.analysis.difficulty.confirm.confirm`, with ``run.fast``)."""
+    run_quality_sweep(run, orders, params, out, workers=workers, scheduler=scheduler,
                       progress=progress)
     result = read_quality(out, orders)
-    confirmed = (confirm(out, params, confirm_top, workers=workers, progress=progress, fast=fast, orders=orders)
+    confirmed = (confirm(out, params, confirm_top, workers=workers, progress=progress, orders=orders)
                  if confirm_top is not None else None)
     return QualitySweep(result, confirmed)
 

@@ -39,10 +39,11 @@ from kipp.analysis.executor import ONE_WORKER, Execution
 from kipp.analysis.parameters.uncertain import UNCERTAIN, Spread, lookup, nested
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.resumable import Stored, run_remaining
-from kipp.analysis.rounds import RefereeSpec, RoundModel, cached_referee, play_round, round_line
+from kipp.analysis.rounds import RoundModel, play_round, round_line
 from kipp.analysis.stats import wilson_interval
 from kipp.rules.replay import params_fingerprint
 from sim.params import Params, key_range, load_params, resolve_tables
+from sim.referees import shared_referee
 from sim.seeds import stream
 
 KIND = "kipp design"
@@ -127,10 +128,11 @@ def ask(model: RoundModel, key: str, target: float, *, seed: int = 0, rounds: in
                     params_fingerprint(load_params(params_path)))
 
 
-def design_block(question: Question, referee: RefereeSpec, params: Params, value: float, first: int,
+def design_block(question: Question, params: Params, value: float, first: int,
                  count: int) -> tuple[float, int, list[int]]:
-    """A task: rounds ``first .. first + count - 1`` at ``value`` (completed: 1 or 0 each)."""
-    ref = cached_referee(referee, params)
+    """A task: rounds ``first .. first + count - 1`` at ``value`` (completed: 1 or 0 each), with the
+    question's referee."""
+    ref = shared_referee(question.referee_name, params)
     bot, config = question.model.bot(params), question.model.config()
     done = [int(play_round(round_line(question.seed, k, question.model.barrels), ref, bot, config, question.seed,
                            k, FAMILY).completed) for k in range(first, first + count)]
@@ -198,15 +200,14 @@ def _observations(by_value: dict[float, dict[int, list[int]]]) -> tuple[np.ndarr
     return np.array(x), np.array(done, dtype=float), np.array(k)
 
 
-def design(question: Question, *, params_path: str | Path | None = None, referee: RefereeSpec | None = None,
+def design(question: Question, *, params_path: str | Path | None = None,
            out: str | Path | None = None, execution: Execution = ONE_WORKER) -> Answer:
     """Answer ``question`` (see the module docstring); :class:`Unreachable` if the target is out
-    of the range. ``referee`` defaults to the question's referee by name; tests hand in a factory."""
+    of the range. The rounds are played by the question's referee (by its name)."""
     if out is None:
         with tempfile.TemporaryDirectory(prefix="kipp-design-") as scratch:
-            return design(question, params_path=params_path, referee=referee, out=Path(scratch) / "d.sqlite",
+            return design(question, params_path=params_path, out=Path(scratch) / "d.sqlite",
                           execution=execution)
-    referee = referee if referee is not None else question.referee_name
     span = question.high - question.low
     with ResultsStore.open(out, KIND, question.options(), COLUMNS) as store:
         def play(values: list[float], rounds: int) -> None:
@@ -215,7 +216,7 @@ def design(question: Question, *, params_path: str | Path | None = None, referee
                 return Stored([(_row_key(value, first), value, json.dumps([first, block]))], units=len(block))
 
             run_remaining(store, [(v, f) for v in values for f in range(0, rounds, BLOCK)], design_block,
-                          lambda item: (question, referee, _params_at(params_path, question.key, item[0]), item[0],
+                          lambda item: (question, _params_at(params_path, question.key, item[0]), item[0],
                                         item[1], min(BLOCK, rounds - item[1])),
                           record, execution,
                           done={(v, first) for v, blocks in _values_played(store.rows()).items() for first in blocks},

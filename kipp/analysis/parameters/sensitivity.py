@@ -46,11 +46,12 @@ from kipp.analysis.orders import order_text, parse_order, sample_orders
 from kipp.analysis.parameters.uncertain import PLACEMENT_ERROR, UNCERTAIN, Side, Uncertain, arm_params, arm_value
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.resumable import Stored, run_remaining
-from kipp.analysis.rounds import RefereeSpec, RoundModel, cached_referee, play_round, round_line
+from kipp.analysis.rounds import RoundModel, play_round, round_line
 from kipp.analysis.shared_rounds import OrderTree, play_round_shared
 from kipp.analysis.stats import BOUNDED_T, Interval, mean_interval, share_interval
 from kipp.rules.replay import params_fingerprint
 from sim.params import Params, load_params, resolve_tables
+from sim.referees import shared_referee
 from sim.seeds import stream
 
 KIND = "kipp sensitivity"
@@ -133,10 +134,10 @@ def build_arms(model: RoundModel, parameters: tuple[Uncertain, ...], path: str |
     return arms
 
 
-def sensitivity_block(model: RoundModel, referee: RefereeSpec, seed: int, arm_index: int, params: Params,
+def sensitivity_block(model: RoundModel, referee: str, seed: int, arm_index: int, params: Params,
                       sigma_mm: float, block: int) -> tuple[int, int, dict[str, list[int]]]:
     """A task: rounds ``block * BLOCK ..`` of one arm, every measurement (see the module docstring)."""
-    ref = cached_referee(referee, params)
+    ref = shared_referee(referee, params)
     arm_model = replace(model, sigma_mm=sigma_mm)
     other_turn = replace(arm_model, half_turn=not model.half_turn)
     other_count = replace(arm_model, barrels=9 if model.barrels == 12 else 12)
@@ -169,15 +170,14 @@ def sensitivity_block(model: RoundModel, referee: RefereeSpec, seed: int, arm_in
 
 
 def run_sensitivity(run: SensitivityRun, arms: list[Arm], games: int, out: str | Path, *,
-                    referee: RefereeSpec | None = None,
                     execution: Execution = ONE_WORKER) -> dict[int, dict[str, np.ndarray]]:
     """Play the blocks of ``games`` rounds of every arm not yet in ``out``; return every arm's first
-    ``games`` rounds (arm index -> measurement -> array, ``panel`` rounds x orders).
+    ``games`` rounds (arm index -> measurement -> array, ``panel`` rounds x orders), played by the
+    referee ``run.referee_name``.
 
-    ``referee`` defaults to ``run.referee_name``; tests hand in a factory. Raises
+    Raises
     :class:`~kipp.analysis.results_store.ResultsFileError` for a file of other options.
     """
-    referee = referee if referee is not None else run.referee_name
     blocks = -(-games // BLOCK)
     with ResultsStore.open(out, KIND, run.options(), COLUMNS) as store:
         def record(result) -> Stored:
@@ -185,7 +185,7 @@ def run_sensitivity(run: SensitivityRun, arms: list[Arm], games: int, out: str |
             return Stored([(a * BLOCK_KEY + b, a, b, json.dumps(data))], units=BLOCK)
 
         run_remaining(store, [(a, b) for b in range(blocks) for a in range(len(arms))], sensitivity_block,
-                      lambda item: (run.model, referee, run.seed, item[0], arms[item[0]].params,
+                      lambda item: (run.model, run.referee_name, run.seed, item[0], arms[item[0]].params,
                                     arms[item[0]].sigma_mm, item[1]),
                       record, execution, key=lambda item: item[0] * BLOCK_KEY + item[1],
                       size=BLOCK, unit="round", desc="arms x rounds")
@@ -326,22 +326,18 @@ def effects(run: SensitivityRun, arms: list[Arm], played: dict[int, dict[str, np
 
 
 def sensitivity(model: RoundModel, games: int, *, seed: int = 0, params_path: str | Path | None = None,
-                parameters: tuple[Uncertain, ...] = UNCERTAIN, referee: RefereeSpec = "fast",
-                referee_name: str | None = None, out: str | Path | None = None,
-                execution: Execution = ONE_WORKER) -> SensitivityResult:
-    """Play and summarise (a temporary results file without ``out``). ``referee_name`` (stored in
-    the file) defaults to ``referee`` when that is a name; tests hand in a factory."""
+                parameters: tuple[Uncertain, ...] = UNCERTAIN, referee: str = "fast",
+                out: str | Path | None = None, execution: Execution = ONE_WORKER) -> SensitivityResult:
+    """Play and summarise (a temporary results file without ``out``) with the referee called
+    ``referee`` (:mod:`sim.referees`; the name is stored in the file)."""
     if out is None:
         with tempfile.TemporaryDirectory(prefix="kipp-sensitivity-") as scratch:
             return sensitivity(model, games, seed=seed, params_path=params_path, parameters=parameters,
-                               referee=referee, referee_name=referee_name, out=Path(scratch) / "s.sqlite",
-                               execution=execution)
-    if referee_name is None:
-        referee_name = referee if isinstance(referee, str) else getattr(referee, "__qualname__", repr(referee))
+                               referee=referee, out=Path(scratch) / "s.sqlite", execution=execution)
     arms = build_arms(model, parameters, params_path)
-    run = SensitivityRun(model, seed, referee_name, params_fingerprint(arms[0].params),
+    run = SensitivityRun(model, seed, referee, params_fingerprint(arms[0].params),
                          tuple(u.name for u in parameters), arms_fingerprints(arms))
-    played = run_sensitivity(run, arms, games, out, referee=referee, execution=execution)
+    played = run_sensitivity(run, arms, games, out, execution=execution)
     return effects(run, arms, played, games)
 
 

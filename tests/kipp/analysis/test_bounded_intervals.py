@@ -20,6 +20,7 @@ from kipp.analysis.rounds import RoundModel
 from kipp.analysis.stats import mean_interval, wilson_interval
 from kipp.rules.config import ROUNDS
 from sim.params import load_params
+from sim.referees import registered_referee
 from tests.kipp.kipp_referees import ThresholdReferee
 
 PARAMS = load_params()
@@ -27,6 +28,13 @@ PARAMS = load_params()
 
 def threshold(params):
     return ThresholdReferee(seed=2, crash_rate=0.03, tilt_budget_deg=60.0, ship=params.ship)
+
+
+@pytest.fixture
+def threshold_registered():
+    """The sweeps of the tests that ask for it name their referee ``threshold``."""
+    with registered_referee("threshold", threshold):
+        yield
 
 
 @settings(max_examples=300, deadline=None)
@@ -84,8 +92,8 @@ def test_bounded_coverage_on_a_skewed_variable():
     assert covered >= plain
 
 
-def test_kipp_compare_with_four_games_stays_in_range_and_says_what_is_not_resolved():
-    summaries = run_compare(4, players=2, seed=0, params=PARAMS, referee=threshold, workers=1)
+def test_kipp_compare_with_four_games_stays_in_range_and_says_what_is_not_resolved(threshold_registered):
+    summaries = run_compare(4, players=2, seed=0, params=PARAMS, referee="threshold", workers=1)
     for s in summaries:
         barrels = 9 if "nine" in s.arm else 12
         for (mean, lo, hi), (least, most) in ((s.completion, (0, 1)), (s.stacked, (0, barrels)),
@@ -108,10 +116,10 @@ def test_verdict_says_resolved_only_when_the_interval_excludes_zero():
     assert verdict((0.2, -0.05, 0.4), "more", "fewer") == "not resolved"
 
 
-def test_kipp_tune_with_four_rounds_stays_in_range_and_judges_its_ranking(tmp_path):
+def test_kipp_tune_with_four_rounds_stays_in_range_and_judges_its_ranking(tmp_path, threshold_registered):
     out = tmp_path / "r.sqlite"
     run_sweep(TuneRun(RoundModel(barrels=9), 1, 4, "threshold", "default", "test"), sample_orders(30, 9, seed=2),
-              PARAMS, out, referee=threshold)
+              PARAMS, out)
     summaries = read_summaries(out)
     for s in summaries:
         assert 0 <= s.p_low <= s.p_complete <= s.p_high <= 1
@@ -121,7 +129,7 @@ def test_kipp_tune_with_four_rounds_stays_in_range_and_judges_its_ranking(tmp_pa
     assert "the 3 hardest: NOT resolved" in text  # 4 rounds tell no order apart
 
 
-def test_plot_titles_name_model_referee_and_sample_and_panels_differ():
+def test_plot_titles_name_model_referee_and_sample_and_panels_differ(threshold_registered):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -137,7 +145,7 @@ def test_plot_titles_name_model_referee_and_sample_and_panels_differ():
     titles = [ax.get_title() for ax in fig.axes]
     assert all(about in t for t in titles) and len(set(titles)) == len(titles)
     plt.close(fig)
-    summaries = run_compare(2, players=2, seed=0, params=PARAMS, referee=threshold, workers=1)
+    summaries = run_compare(2, players=2, seed=0, params=PARAMS, referee="threshold", workers=1)
     fig = compare_figure(summaries, "casual, fast referee, 2 games per arm")
     assert all("casual, fast referee, 2 games per arm" in ax.get_title() for ax in fig.axes)
     plt.close(fig)

@@ -13,7 +13,6 @@ from click.testing import CliRunner
 
 import kipp.analysis.compare
 import kipp.cli.game
-import kipp.cli.options
 from kipp.analysis.compare import (
     ARMS,
     METRICS,
@@ -29,7 +28,8 @@ from kipp.analysis.plots import difficulty_histogram, difficulty_vs_feature
 from kipp.analysis.results_store import ResultsFileError
 from kipp.cli import main
 from sim.params import load_params
-from tests.kipp.kipp_referees import ThresholdReferee
+from sim.referees import registered_referee
+from tests.kipp.kipp_referees import ThresholdReferee, standing_in
 
 PARAMS = load_params()
 
@@ -38,10 +38,16 @@ def threshold(params):
     return ThresholdReferee(seed=2, crash_rate=0.03, tilt_budget_deg=60.0, ship=params.ship)
 
 
-def test_game_g_of_an_arm_is_kipp_game_with_its_seed(monkeypatch):
-    monkeypatch.setattr(kipp.cli.options, "make_referee", lambda name, params: threshold(params))
+@pytest.fixture(autouse=True)
+def _threshold_registered():
+    """The comparisons of these tests name their referee ``threshold``."""
+    with registered_referee("threshold", threshold):
+        yield
+
+
+def test_game_g_of_an_arm_is_kipp_game_with_its_seed():
     record = play_arm_game("Old Sea Dogs", 3, threshold(PARAMS), PARAMS, 7, 4)
-    result = CliRunner().invoke(main, ["game", "--json", "--players", "3", "--sea-dogs",
+    result = CliRunner().invoke(main, ["game", "--json", "--players", "3", "--sea-dogs", "--referee", "threshold",
                                        "--seed", str(game_seed(7, 4))])
     events = [json.loads(line) for line in result.output.splitlines()]
     ends = [e for e in events if e["event"] == "round_end"]
@@ -68,13 +74,13 @@ def test_arms_share_the_die_rolls_of_game_g():
 
     assert opening("standard", 1) == opening("half turns", 1)
     assert opening("standard", 1) != opening("standard", 2)
-    records = compare_chunk(tuple(ARMS), 2, threshold, PARAMS, 3, "casual", [1])
+    records = compare_chunk(tuple(ARMS), 2, "threshold", PARAMS, 3, "casual", [1])
     assert [r.arm for r in records] == list(ARMS) and {r.game for r in records} == {1}
 
 
 def test_results_are_identical_with_1_and_2_workers():
-    one = run_compare(6, players=2, seed=1, params=PARAMS, referee=threshold, workers=1)
-    two = run_compare(6, players=2, seed=1, params=PARAMS, referee=threshold, workers=2)
+    one = run_compare(6, players=2, seed=1, params=PARAMS, referee="threshold", workers=1)
+    two = run_compare(6, players=2, seed=1, params=PARAMS, referee="threshold", workers=2)
     assert one == two
     assert [s.arm for s in one] == list(ARMS) and all(s.games == 6 for s in one)
     standard = one[0]
@@ -89,7 +95,7 @@ def _stored(path):
 
 def test_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, monkeypatch):
     """Each of the 6 games is a task (one worker); Ctrl-C in the third leaves two whole games."""
-    kwargs = dict(players=2, seed=1, params=PARAMS, referee=threshold, workers=1)
+    kwargs = dict(players=2, seed=1, params=PARAMS, referee="threshold", workers=1)
     whole = tmp_path / "whole.sqlite"
     expected = run_compare(6, out=whole, **kwargs)
     assert expected == run_compare(6, **kwargs)  # without a file: the same summaries
@@ -120,7 +126,7 @@ def test_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, monkeypat
 
 
 def test_more_games_extend_the_file_and_fewer_read_its_first_games(tmp_path):
-    kwargs = dict(players=2, seed=4, params=PARAMS, referee=threshold, workers=1)
+    kwargs = dict(players=2, seed=4, params=PARAMS, referee="threshold", workers=1)
     out = tmp_path / "r.sqlite"
     few = run_compare(3, out=out, **kwargs)
     assert run_compare(7, out=out, **kwargs) == run_compare(7, **kwargs)
@@ -130,12 +136,12 @@ def test_more_games_extend_the_file_and_fewer_read_its_first_games(tmp_path):
 
 def test_other_options_are_refused(tmp_path):
     out = tmp_path / "r.sqlite"
-    run_compare(2, players=2, seed=1, params=PARAMS, referee=threshold, out=out)
+    run_compare(2, players=2, seed=1, params=PARAMS, referee="threshold", out=out)
     before = out.read_bytes()
     with pytest.raises(ResultsFileError, match=r"players: 2 in the file, 3 now"):
-        run_compare(2, players=3, seed=1, params=PARAMS, referee=threshold, out=out)
+        run_compare(2, players=3, seed=1, params=PARAMS, referee="threshold", out=out)
     with pytest.raises(ResultsFileError, match=r"arms: "):
-        run_compare(2, players=2, seed=1, params=PARAMS, referee=threshold, out=out, arms=("standard",))
+        run_compare(2, players=2, seed=1, params=PARAMS, referee="threshold", out=out, arms=("standard",))
     assert out.read_bytes() == before
 
 
@@ -143,7 +149,7 @@ def test_plots_return_what_they_drew():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    summaries = run_compare(3, players=2, seed=0, params=PARAMS, referee=threshold, workers=1)
+    summaries = run_compare(3, players=2, seed=0, params=PARAMS, referee="threshold", workers=1)
     fig, ax = plt.subplots()
     drawn = compare_panel(summaries, "stacked", ax)
     assert len(drawn.lines[0].get_xdata()) == len(ARMS) and ax.get_title() == METRICS["stacked"]
@@ -164,8 +170,9 @@ def run(*args):
 
 
 @pytest.fixture
-def fast_referee(monkeypatch):
-    monkeypatch.setattr(kipp.cli.options, "referee_spec", lambda name: threshold)
+def fast_referee():
+    with standing_in(threshold):
+        yield
 
 
 def test_cli_table_and_plot(fast_referee, tmp_path):

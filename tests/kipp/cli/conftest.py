@@ -11,10 +11,17 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 
-@pytest.fixture
-def fast_referee(monkeypatch):
-    import kipp.cli.options
+def threshold(params):
+    """The stand-in of :func:`fast_referee`."""
     from tests.kipp.kipp_referees import ThresholdReferee
 
-    monkeypatch.setattr(kipp.cli.options, "make_referee",
-                        lambda name, params: ThresholdReferee(seed=1, crash_rate=0.05, ship=params.ship))
+    return ThresholdReferee(seed=1, crash_rate=0.05, ship=params.ship)
+
+
+@pytest.fixture
+def fast_referee():
+    """Every referee name builds :func:`threshold` (no physics) for the test."""
+    from tests.kipp.kipp_referees import standing_in
+
+    with standing_in(threshold):
+        yield

@@ -1,7 +1,7 @@
 """`kipp game` and `kipp replay --check` through click's CliRunner.
 
-Most tests swap the physics referee for the fast threshold referee
-(``kipp.cli.options.make_referee``); the ``slow`` test plays real physics end to end.
+Most tests stand the fast threshold referee in for every referee name (the ``fast_referee``
+fixture registers it in :mod:`sim.referees`); the ``slow`` test plays real physics end to end.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import time
 import pytest
 from click.testing import CliRunner
 
-import kipp.cli.game
 from kipp.cli import main
 from kipp.rules.transcript import EVENTS
+from sim.referees import referee_names, registered_referee
 from tests.kipp.kipp_referees import ThresholdReferee
 
 FIELDS = {
@@ -262,13 +262,20 @@ def test_help_still_works_and_says_what_matters():
         assert "physics, fast, hybrid" in " ".join(run(command, "--help").output.split())
 
 
-def test_the_recorded_referee_is_the_one_rebuilt_by_replay_check(tmp_path, monkeypatch):
+def test_the_recorded_referee_is_the_one_rebuilt_by_replay_check(tmp_path):
     made = []
-    monkeypatch.setattr(kipp.cli.options, "make_referee", lambda name, params: made.append(name) or
-                        ThresholdReferee(seed=1, crash_rate=0.05, ship=params.ship))
-    result = run("game", "--seed", "1", "--json", "--referee", "fast")
-    assert json.loads(result.output.splitlines()[0])["referee"] == "fast"
-    path = tmp_path / "fast.jsonl"
-    path.write_text(result.output)
-    assert run("replay", str(path), "--check").exit_code == 0
-    assert made == ["fast", "fast"]
+
+    def counted(params):
+        made.append(params)
+        return ThresholdReferee(seed=1, crash_rate=0.05, ship=params.ship)
+
+    with registered_referee("counted", counted):
+        result = run("game", "--seed", "1", "--json", "--referee", "counted")
+        assert json.loads(result.output.splitlines()[0])["referee"] == "counted"
+        path = tmp_path / "counted.jsonl"
+        path.write_text(result.output)
+        assert run("replay", str(path), "--check").exit_code == 0
+        assert len(made) == 2  # one referee for the game, one for its check
+    assert "counted" not in referee_names()
+    refused = run("replay", str(path), "--check")
+    assert refused.exit_code == 2 and 'unknown referee "counted"' in refused.output, refused.output

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from kipp.cli import main, options
+from kipp.cli import main
 from kipp.cli.options import UserError
 from kipp.cli.replay import show_replay
 from kipp.rules.replay import HEADER_ONLY
 from kipp.rules.transcript import parse_json_lines
 from sim.params import load_params
+from sim.referees import make_referee
 from viewer.controller import GameController
 from viewer.question import Question
 from viewer.script import ReplayScript
@@ -116,7 +117,7 @@ def replay_app(path):
     events = parse_json_lines(path.read_text(encoding="utf-8"))
     params = load_params()
     return ViewerApp(lambda games: GameController(config_from_header(events[0]), params,
-                                                  referee=options.make_referee("fast", params),
+                                                  referee=make_referee("fast", params),
                                                   script=ReplayScript(events)), throttle=False, replay=True)
 
 

@@ -146,13 +146,20 @@ def test_the_aim_is_the_best_pair_of_its_fine_grid_by_the_static_check():
         judged = balance_margins(JUDGE.table, JUDGE._with_barrel(tower, size, aims, gradients)).reshape(len(aims), -1)
         best = (np.minimum(judged[:, :1], judged[:, 1:]) - _TIE_RAD * share[:, None]).max()
 
-        x, y, sailor, margin = JUDGE.aim(tower, size, sailors, fraction)
+        aim = JUDGE.aim(tower, size, sailors, fraction)
+        (x, y, sailor, margin) = aim
+        assert (aim.x_m, aim.y_m, aim.sailor, aim.margin_rad) == (x, y, sailor, margin)
         i = 1 + sailors.index(sailor)
         chosen = balance_margins(JUDGE.table, JUDGE._with_barrel(tower, size, np.array([[x, y]]),
                                                                  [gradients[0], gradients[i]]))
         reach_share = math.hypot(x - tower.top_xy()[0], y - tower.top_xy()[1]) / JUDGE.reach_m(tower, size)
         assert chosen.min() - _TIE_RAD * reach_share == pytest.approx(best, abs=1e-9)
         assert margin == pytest.approx(best, abs=1e-9)
+
+
+def test_on_an_empty_deck_the_aim_is_the_tower_spot_with_nothing_to_tip():
+    aim = JUDGE.aim(TowerState(), "large", ["yellow", "blue"], 1.0)
+    assert (aim.x_m, aim.y_m, aim.sailor) == (0.0, 0.0, "yellow") and aim.margin_rad == math.inf
 
 
 def test_the_wild_choice_is_the_sailor_the_static_check_balances_best():

@@ -11,12 +11,13 @@ import numpy as np
 import pytest
 
 from kipp.analysis.orders import sample_orders
-from kipp.analysis.rounds import RoundModel, cached_referee, play_round
+from kipp.analysis.rounds import RoundModel, play_round
 from kipp.analysis.skill_ceiling import format_ceiling, lookahead_round, skill_ceiling
 from kipp.players.balance import AIM_REACH
 from kipp.players.lookahead import LookaheadBot
 from kipp.rules.actions import PLACE_LIMIT_MM
 from sim.params import load_params
+from sim.referees import shared_referee
 
 PARAMS = load_params()
 
@@ -37,7 +38,7 @@ class Asked:
 
 @pytest.mark.parametrize("barrels, half", [(12, False), (9, True)])
 def test_it_never_asks_about_an_aim_the_rules_or_the_barrel_below_forbid(barrels, half):
-    fast = cached_referee("fast", PARAMS)
+    fast = shared_referee("fast", PARAMS)
     asked = Asked(fast)
     bot = LookaheadBot("Sailor", sigma_mm=1.0, aim="balance", params=PARAMS, referee=asked, journal=[])
     model = RoundModel(barrels, half)
@@ -62,7 +63,7 @@ def test_it_never_asks_about_an_aim_the_rules_or_the_barrel_below_forbid(barrels
 def test_it_sets_the_barrel_at_an_aim_it_asked_about_then_its_hand_errs(sigma_mm):
     """Without execution error every barrel after the first lands (to the micrometre) on an aim it
     asked about for that tower; with 1 mm it hardly ever does."""
-    fast = cached_referee("fast", PARAMS)
+    fast = shared_referee("fast", PARAMS)
     bot_asked, game = Asked(fast), Asked(fast)
     bot = LookaheadBot("Sailor", sigma_mm=sigma_mm, aim="balance", params=PARAMS, referee=bot_asked)
     for k, order in enumerate(sample_orders(4, 12, seed=1)):
@@ -92,7 +93,7 @@ def test_with_a_steady_hand_it_completes_more_than_the_skilled_model_on_the_same
 
 
 def test_a_round_is_replayable_and_the_same_on_one_and_two_workers():
-    fast = cached_referee("fast", PARAMS)
+    fast = shared_referee("fast", PARAMS)
     bot = LookaheadBot("Sailor", sigma_mm=0.5, aim="balance", params=PARAMS, referee=fast, journal=[])
     line = sample_orders(1, 12, seed=9)[0]
     assert lookahead_round(line, bot, RoundModel(), 3, 4) == lookahead_round(line, bot, RoundModel(), 3, 4)

@@ -18,8 +18,14 @@ from tests.kipp.analysis.difficulty.test_quality_sweep import (
     _brute_force_truth,
     _run,
     fast,
-    physics,
+    stand_ins,
 )
+
+
+@pytest.fixture(autouse=True)
+def _referees():
+    with stand_ins():
+        yield
 
 
 def test_extremes_are_the_smallest_first_and_the_largest_last():
@@ -30,10 +36,10 @@ def test_extremes_are_the_smallest_first_and_the_largest_last():
 def test_confirmed_orders_are_the_sweeps_extremes_played_on_rounds_of_their_own(tmp_path):
     orders = sample_orders(40, 9, seed=1)
     out = tmp_path / "q.sqlite"
-    run_quality_sweep(_run(plan=SAMPLED), orders, PARAMS, out, fast=fast, physics=physics)
+    run_quality_sweep(_run(plan=SAMPLED), orders, PARAMS, out)
     sweep = read_quality(out, orders)
-    one = confirm(out, PARAMS, top=3, rounds=12, fast=fast, orders=orders, progress=False)
-    two = confirm(out, PARAMS, top=3, rounds=12, fast=fast, orders=orders, progress=False, workers=2)
+    one = confirm(out, PARAMS, top=3, rounds=12, orders=orders, progress=False)
+    two = confirm(out, PARAMS, top=3, rounds=12, orders=orders, progress=False, workers=2)
     assert one == two
     ranked = np.argsort(sweep.stacked.mean, kind="stable")
     assert [r["order"] for r in one["hardest"]] == [sweep.lines[i] for i in ranked[:3]]
@@ -50,9 +56,9 @@ def test_confirmed_orders_are_the_sweeps_extremes_played_on_rounds_of_their_own(
 def test_too_many_orders_asked_for_is_an_error(tmp_path):
     orders = sample_orders(40, 9, seed=1)
     out = tmp_path / "q.sqlite"
-    run_quality_sweep(_run(plan=SAMPLED), orders, PARAMS, out, fast=fast, physics=physics)
+    run_quality_sweep(_run(plan=SAMPLED), orders, PARAMS, out)
     with pytest.raises(ValueError, match="fewer than two lists of 21"):
-        confirm(out, PARAMS, top=21, rounds=12, fast=fast, orders=orders, progress=False)
+        confirm(out, PARAMS, top=21, rounds=12, orders=orders, progress=False)
 
 
 @pytest.mark.slow
@@ -63,9 +69,8 @@ def test_confirmed_values_cover_the_brute_force_truth(tmp_path):
     the confirmed values lose the pull toward the extremes that the sweep's values have."""
     orders = sample_orders(150, 9, seed=5)
     out = tmp_path / "q.sqlite"
-    run_quality_sweep(_run(8, Plan(60, 12, fast_anchors=2000, paired_orders=100)), orders, PARAMS, out,
-                      fast=fast, physics=physics)
-    report = confirm(out, PARAMS, top=15, rounds=300, fast=fast, orders=orders, progress=False)
+    run_quality_sweep(_run(8, Plan(60, 12, fast_anchors=2000, paired_orders=100)), orders, PARAMS, out)
+    report = confirm(out, PARAMS, top=15, rounds=300, orders=orders, progress=False)
     truth, truth_se = _brute_force_truth()
     where = {line: i for i, line in enumerate(read_quality(out, orders).lines)}
     rows = report["hardest"] + report["easiest"]

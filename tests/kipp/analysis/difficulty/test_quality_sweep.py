@@ -1,10 +1,12 @@
 """``kipp tune``'s physics-quality sweep: the same totals on 1 or 2 workers, resume after
 SIGKILL, the same totals when a worker process dies mid-sweep, and intervals that cover a
-brute-force truth. Two threshold referees of different crash rates stand in for the fast
-referee and physics (their difference is the correction)."""
+brute-force truth. Two threshold referees of different crash rates, registered as
+``threshold-fast`` and ``threshold-physics``, play the fast referee and physics (their
+difference is the correction)."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -30,6 +32,7 @@ from kipp.analysis.results_store import ResultsFileError, ResultsStore
 from kipp.analysis.rounds import RoundModel
 from kipp.analysis.shared_rounds import OrderTree, play_round_shared
 from sim.params import load_params, physics_fingerprint
+from sim.referees import registered_referee
 from tests.kipp.analysis.sigkill import sigkill_once_stored
 from tests.kipp.kipp_referees import ThresholdReferee
 
@@ -49,6 +52,23 @@ def fast(params):
 def physics(params):
     """Crashes more often than ``fast``: a known, order-dependent correction."""
     return ThresholdReferee(seed=1, crash_rate=0.07, tilt_budget_deg=45.0, ship=params.ship)
+
+
+FAST, PHYSICS = "threshold-fast", "threshold-physics"
+"""The names the sweeps of these tests give their two referees."""
+
+
+@contextlib.contextmanager
+def stand_ins(fast_factory=fast):
+    """Within the block, :data:`FAST` builds ``fast_factory`` and :data:`PHYSICS` :func:`physics`."""
+    with registered_referee(FAST, fast_factory), registered_referee(PHYSICS, physics):
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _referees():
+    with stand_ins():
+        yield
 
 
 class DiesOnce:
@@ -77,7 +97,7 @@ class DiesOnce:
 
 
 def _run(seed=4, plan=PLAN):
-    return QualityRun(MODEL, seed, plan, "default", "test")
+    return QualityRun(MODEL, seed, plan, "default", "test", fast=FAST, physics=PHYSICS)
 
 
 @pytest.fixture(scope="session")
@@ -89,8 +109,7 @@ def finished(tmp_path_factory):
     def path(plan: Plan):
         if plan not in made:
             made[plan] = tmp_path_factory.mktemp("finished") / "whole.sqlite"
-            run_quality_sweep(_run(plan=plan), sample_orders(40, 9, seed=1), PARAMS, made[plan], fast=fast,
-                              physics=physics)
+            run_quality_sweep(_run(plan=plan), sample_orders(40, 9, seed=1), PARAMS, made[plan])
         return made[plan]
 
     return path
@@ -105,7 +124,7 @@ def _totals(path):
 def test_one_and_two_workers_store_identical_totals(tmp_path, finished, plan):
     orders = sample_orders(40, 9, seed=1)
     one, two = finished(plan), tmp_path / "two.sqlite"
-    run_quality_sweep(_run(plan=plan), orders, PARAMS, two, fast=fast, physics=physics, workers=2)
+    run_quality_sweep(_run(plan=plan), orders, PARAMS, two, workers=2)
     assert _totals(one) == _totals(two)
     assert read_quality(one, orders).stacked.mean.tolist() == read_quality(two, orders).stacked.mean.tolist()
 
@@ -124,7 +143,7 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path, finished,
         from kipp.analysis.orders import sample_orders
         from kipp.analysis.difficulty.quality_sweep import run_quality_sweep
         from sim.params import load_params
-        from tests.kipp.analysis.difficulty.test_quality_sweep import {plan_name}, _run, fast, physics
+        from tests.kipp.analysis.difficulty.test_quality_sweep import {plan_name}, _run, fast, stand_ins
 
         class Slow:
             def __init__(self, params): self.inner = fast(params)
@@ -133,8 +152,8 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path, finished,
                 time.sleep(0.0005)
                 return self.inner.decide(*args)
 
-        run_quality_sweep(_run(plan={plan_name}), sample_orders(40, 9, seed=1), load_params(), {str(killed)!r},
-                          fast=Slow, physics=physics)
+        with stand_ins(Slow):
+            run_quality_sweep(_run(plan={plan_name}), sample_orders(40, 9, seed=1), load_params(), {str(killed)!r})
     """)
     with sqlite3.connect(whole) as db:
         total = db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
@@ -144,7 +163,7 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path, finished,
         done = db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     assert kill_at <= done < total
-    assert run_quality_sweep(_run(plan=plan), orders, PARAMS, killed, fast=fast, physics=physics) == total - done
+    assert run_quality_sweep(_run(plan=plan), orders, PARAMS, killed) == total - done
     assert _totals(killed) == _totals(whole)
     result = read_quality(killed, orders)
     assert result.wall_s > 0 and 0 < result.physics_share < 1
@@ -167,8 +186,8 @@ def test_a_killed_pool_worker_costs_only_its_tasks(tmp_path, finished, capsys):
     flight are played again, and the file holds the uninterrupted run's rows and totals."""
     orders = sample_orders(40, 9, seed=1)
     marker, out = tmp_path / "died", tmp_path / "two.sqlite"
-    run_quality_sweep(_run(), orders, PARAMS, out, fast=functools.partial(DiesOnce, str(marker), KILL_AFTER),
-                      physics=physics, workers=2)
+    with stand_ins(functools.partial(DiesOnce, str(marker), KILL_AFTER)):
+        run_quality_sweep(_run(), orders, PARAMS, out, workers=2)
     assert marker.exists()
     assert "a worker process died (signal 9); restarted the pool" in capsys.readouterr().err
     assert _rows(out) == _rows(finished(PLAN))
@@ -185,8 +204,8 @@ def test_a_killed_dask_worker_costs_only_its_task(tmp_path, finished):
     marker, out = tmp_path / "died", tmp_path / "dask.sqlite"
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=":0") as cluster:
-        run_quality_sweep(_run(), orders, PARAMS, out, fast=functools.partial(DiesOnce, str(marker), KILL_AFTER),
-                          physics=physics, workers=2, scheduler=cluster.scheduler_address)
+        with stand_ins(functools.partial(DiesOnce, str(marker), KILL_AFTER)):
+            run_quality_sweep(_run(), orders, PARAMS, out, workers=2, scheduler=cluster.scheduler_address)
     assert marker.exists()
     assert _rows(out) == _rows(finished(PLAN))
     assert _totals(out) == _totals(finished(PLAN))
@@ -197,9 +216,9 @@ def test_a_finished_sweep_tops_up_to_the_same_totals(tmp_path, finished):
     a sweep with the target from the start ends; another target on that file is refused."""
     orders = sample_orders(40, 9, seed=1)
     from_start, later = finished(TOPPED), tmp_path / "later.sqlite"
-    planned = run_quality_sweep(_run(plan=SAMPLED), orders, PARAMS, later, fast=fast, physics=physics)
+    planned = run_quality_sweep(_run(plan=SAMPLED), orders, PARAMS, later)
     assert read_quality(later, orders).topup_stages == 0
-    topped = run_quality_sweep(_run(plan=TOPPED), orders, PARAMS, later, fast=fast, physics=physics)
+    topped = run_quality_sweep(_run(plan=TOPPED), orders, PARAMS, later)
     assert planned == len(tasks_of(SAMPLED)) and topped > 0
     assert _totals(later) == _totals(from_start)
     result = read_quality(later, orders)
@@ -211,11 +230,11 @@ def test_a_finished_sweep_tops_up_to_the_same_totals(tmp_path, finished):
         result.stacked.features_used, result.completed.features_used]
     other = replace(TOPPED, half_widths=(0.4, 0.3))
     with pytest.raises(ResultsFileError, match="aim at half-widths 0.5,0.3, not 0.4,0.3"):
-        run_quality_sweep(_run(plan=other), orders, PARAMS, later, fast=fast, physics=physics)
+        run_quality_sweep(_run(plan=other), orders, PARAMS, later)
     with ResultsStore.open(later, KIND, _run(plan=TOPPED).options(orders), COLUMNS) as store:
         store.write_meta("physics", "older physics")  # as if the physics code had changed since
     with pytest.raises(ResultsFileError, match="played with physics older physics, not today's"):
-        run_quality_sweep(_run(plan=TOPPED), orders, PARAMS, later, fast=fast, physics=physics)
+        run_quality_sweep(_run(plan=TOPPED), orders, PARAMS, later)
 
 
 def test_a_results_file_that_names_no_feature_set_reads_with_the_layout_it_was_made_with(tmp_path):
@@ -224,9 +243,8 @@ def test_a_results_file_that_names_no_feature_set_reads_with_the_layout_it_was_m
     plan, and a sweep on the layout still writes them so; a sweep on the summary names it."""
     orders = sample_orders(40, 9, seed=1)
     old, new = tmp_path / "old.sqlite", tmp_path / "new.sqlite"
-    run_quality_sweep(_run(plan=TOPPED), orders, PARAMS, old, fast=fast, physics=physics)
-    run_quality_sweep(_run(plan=replace(TOPPED, correction_features="summary")), orders, PARAMS, new, fast=fast,
-                      physics=physics)
+    run_quality_sweep(_run(plan=TOPPED), orders, PARAMS, old)
+    run_quality_sweep(_run(plan=replace(TOPPED, correction_features="summary")), orders, PARAMS, new)
     named = []
     for path in (old, new):
         with ResultsStore.read(path, KIND) as store:
@@ -266,7 +284,7 @@ def test_intervals_cover_the_brute_force_truth(tmp_path, plan):
     """The stand-in physics played 500 rounds per order is the truth the estimate must cover."""
     orders = sample_orders(150, 9, seed=5)
     out = tmp_path / "q.sqlite"
-    run_quality_sweep(_run(8, plan), orders, PARAMS, out, fast=fast, physics=physics)
+    run_quality_sweep(_run(8, plan), orders, PARAMS, out)
     result = read_quality(out, orders)
     if plan.half_widths is not None:  # the top-up rounds were played
         assert (result.fast_rounds > plan.fast_rounds).mean() > 0.2

@@ -14,7 +14,6 @@ from click.testing import CliRunner
 
 import kipp.analysis.difficulty.sweeps
 import kipp.analysis.rounds
-import kipp.cli.options
 from kipp.analysis.difficulty.sweeps import TuneRun, read_summaries, run_sweep, tune_chunk
 from kipp.analysis.export import read_csv
 from kipp.analysis.orders import all_orders, parse_order, sample_orders
@@ -22,8 +21,9 @@ from kipp.analysis.results_store import ResultsFileError
 from kipp.analysis.rounds import RoundModel, play_round
 from kipp.cli import main
 from sim.params import load_params
+from sim.referees import registered_referee
 from tests.kipp.analysis.sigkill import sigkill_once_stored
-from tests.kipp.kipp_referees import ThresholdReferee
+from tests.kipp.kipp_referees import ThresholdReferee, standing_in
 
 PARAMS = load_params()
 
@@ -31,6 +31,13 @@ PARAMS = load_params()
 def threshold(params):
     """A picklable referee factory: fast, deterministic, crashes often enough to rank orders."""
     return ThresholdReferee(seed=1, crash_rate=0.04, tilt_budget_deg=60.0, ship=params.ship)
+
+
+@pytest.fixture(autouse=True)
+def _threshold_registered():
+    """The sweeps of these tests name their referee ``threshold``."""
+    with registered_referee("threshold", threshold):
+        yield
 
 
 class Recording(ThresholdReferee):
@@ -58,7 +65,7 @@ def _rows(path):
 def test_identical_orders_give_identical_rounds():
     order = parse_order("LMSLMSLMSLMS")
     model = RoundModel()
-    (a,), (b,) = (tune_chunk(model, threshold, PARAMS, 3, 20, [(0, order)]) for _ in range(2))
+    (a,), (b,) = (tune_chunk(model, "threshold", PARAMS, 3, 20, [(0, order)]) for _ in range(2))
     assert a == b and a.rounds == 20 and sum(a.stacked_hist) == 20
 
 
@@ -88,7 +95,7 @@ def test_round_k_of_different_orders_sees_the_same_first_roll_and_placement_erro
 def test_interrupted_sweep_resumes_to_the_uninterrupted_result(tmp_path, monkeypatch):
     orders = sample_orders(6, 12, seed=1)
     whole = tmp_path / "whole.sqlite"
-    run_sweep(_run(), orders, PARAMS, whole, referee=threshold, chunk=2)
+    run_sweep(_run(), orders, PARAMS, whole, chunk=2)
 
     calls = 0
     real = kipp.analysis.difficulty.sweeps.tune_chunk
@@ -103,12 +110,12 @@ def test_interrupted_sweep_resumes_to_the_uninterrupted_result(tmp_path, monkeyp
     broken = tmp_path / "broken.sqlite"
     monkeypatch.setattr(kipp.analysis.difficulty.sweeps, "tune_chunk", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        run_sweep(_run(), orders, PARAMS, broken, referee=threshold, chunk=2)
+        run_sweep(_run(), orders, PARAMS, broken, chunk=2)
     monkeypatch.undo()
     assert len(_rows(broken)) == 4  # the two finished tasks, nothing of the third
-    assert run_sweep(_run(), orders, PARAMS, broken, referee=threshold, chunk=1) == 2
+    assert run_sweep(_run(), orders, PARAMS, broken, chunk=1) == 2
     assert _rows(broken) == _rows(whole)
-    assert run_sweep(_run(), orders, PARAMS, broken, referee=threshold) == 0
+    assert run_sweep(_run(), orders, PARAMS, broken) == 0
 
 
 def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path):
@@ -116,7 +123,7 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path):
     orders = sample_orders(8, 9, seed=2)
     model = RoundModel(barrels=9)
     whole = tmp_path / "whole.sqlite"
-    run_sweep(_run(model=model), orders, PARAMS, whole, referee=threshold, chunk=3)
+    run_sweep(_run(model=model), orders, PARAMS, whole, chunk=3)
     killed = tmp_path / "killed.sqlite"
     script = textwrap.dedent(f"""
         import time
@@ -124,6 +131,7 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path):
         from kipp.analysis.orders import sample_orders
         from kipp.analysis.difficulty.sweeps import TuneRun, run_sweep
         from sim.params import load_params
+        from sim.referees import register_referee
         from tests.kipp.analysis.difficulty.test_sweeps import threshold
 
         class Slow:
@@ -133,8 +141,9 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path):
                 time.sleep(0.01)
                 return self.inner.decide(*args)
 
+        register_referee("threshold", Slow)
         run = TuneRun(RoundModel(barrels=9), 5, 6, "threshold", "default", "test")
-        run_sweep(run, sample_orders(8, 9, seed=2), load_params(), {str(killed)!r}, referee=Slow, chunk=1)
+        run_sweep(run, sample_orders(8, 9, seed=2), load_params(), {str(killed)!r}, chunk=1)
     """)
     returncode = sigkill_once_stored(script, killed, rows=2, timeout_s=60)
     assert returncode == -signal.SIGKILL
@@ -142,7 +151,7 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path):
     assert 2 <= done < 8
     with sqlite3.connect(killed) as db:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-    resumed = run_sweep(_run(model=model), orders, PARAMS, killed, referee=threshold)
+    resumed = run_sweep(_run(model=model), orders, PARAMS, killed)
     assert resumed == 8 - done
     assert _rows(killed) == _rows(whole)
 
@@ -150,20 +159,20 @@ def test_sigkilled_sweep_resumes_to_the_uninterrupted_result(tmp_path):
 def test_other_options_are_refused(tmp_path):
     out = tmp_path / "r.sqlite"
     orders = sample_orders(2, 9, seed=0)
-    run_sweep(_run(model=RoundModel(barrels=9)), orders, PARAMS, out, referee=threshold)
+    run_sweep(_run(model=RoundModel(barrels=9)), orders, PARAMS, out)
     with pytest.raises(ResultsFileError, match=r"rounds: 6 in the file, 7 now"):
-        run_sweep(_run(rounds=7, model=RoundModel(barrels=9)), orders, PARAMS, out, referee=threshold)
+        run_sweep(_run(rounds=7, model=RoundModel(barrels=9)), orders, PARAMS, out)
     with pytest.raises(ResultsFileError, match="orders_digest"):
-        run_sweep(_run(model=RoundModel(barrels=9)), orders[:1], PARAMS, out, referee=threshold)
+        run_sweep(_run(model=RoundModel(barrels=9)), orders[:1], PARAMS, out)
     junk = tmp_path / "junk.sqlite"
     junk.write_text("not a database at all, but long enough to look like a header........\n" * 3)
     with pytest.raises(ResultsFileError, match="not a results file"):
-        run_sweep(_run(), orders, PARAMS, junk, referee=threshold)
+        run_sweep(_run(), orders, PARAMS, junk)
 
 
 def test_summaries_carry_wilson_and_t_intervals(tmp_path):
     out = tmp_path / "r.sqlite"
-    run_sweep(_run(rounds=30), sample_orders(3, 12, seed=0), PARAMS, out, referee=threshold)
+    run_sweep(_run(rounds=30), sample_orders(3, 12, seed=0), PARAMS, out)
     for s in read_summaries(out):
         assert s.rounds == 30 and 0 <= s.p_low <= s.p_complete <= s.p_high <= 1
         assert s.stacked_low <= s.mean_stacked <= s.stacked_high
@@ -172,8 +181,9 @@ def test_summaries_carry_wilson_and_t_intervals(tmp_path):
 # --- the command line ------------------------------------------------------------------
 
 @pytest.fixture
-def fast_referee(monkeypatch):
-    monkeypatch.setattr(kipp.cli.options, "referee_spec", lambda name: threshold)
+def fast_referee():
+    with standing_in(threshold):
+        yield
 
 
 def run(*args):

@@ -12,14 +12,12 @@ from statistics import NormalDist
 import pytest
 from click.testing import CliRunner
 
-import kipp.cli.design
-import kipp.cli.options
 from kipp.analysis.executor import Execution
 from kipp.analysis.parameters.design import DesignError, Unreachable, ask, design, fit_logistic, invert
 from kipp.analysis.rounds import RoundModel
 from kipp.cli import main
 from sim.tower import Decision, TowerState
-from tests.kipp.kipp_referees import _placed
+from tests.kipp.kipp_referees import _placed, standing_in
 
 A, B = 4.0, -1.2
 """The stand-in's response: P(complete) = expit(A + B x), x the thread pitch in mm (0.73 at 2.5, 0.12 at 5)."""
@@ -57,6 +55,13 @@ class LogisticReferee:
 CASUAL = RoundModel(player="casual")
 
 
+@pytest.fixture(autouse=True)
+def _logistic_is_fast():
+    """The questions of these tests are asked of the ``fast`` referee (their default): the stand-in."""
+    with standing_in(LogisticReferee, ("fast",)):
+        yield
+
+
 def test_the_logistic_fit_recovers_a_known_response():
     import numpy as np
 
@@ -71,7 +76,7 @@ def test_the_logistic_fit_recovers_a_known_response():
 def _coverage(seeds: int, rounds: int, target: float) -> tuple[int, list[float]]:
     covered, widths = 0, []
     for seed in range(seeds):
-        answer = design(ask(CASUAL, "ship.thread_pitch_mm", target, seed=seed, rounds=rounds), referee=LogisticReferee)
+        answer = design(ask(CASUAL, "ship.thread_pitch_mm", target, seed=seed, rounds=rounds))
         covered += answer.low <= truth(target) <= answer.high
         widths.append(answer.high - answer.low)
     return covered, widths
@@ -95,7 +100,7 @@ def test_the_interval_covers_the_known_answer_at_its_nominal_rate_over_many_seed
 
 def test_a_target_out_of_reach_is_said_to_be_so():
     with pytest.raises(Unreachable, match=r"--target 0.95: not reached for ship.thread_pitch_mm within 2.5 to 5"):
-        design(ask(CASUAL, "ship.thread_pitch_mm", 0.95, seed=1, rounds=40), referee=LogisticReferee)
+        design(ask(CASUAL, "ship.thread_pitch_mm", 0.95, seed=1, rounds=40))
 
 
 def test_the_plausible_range_comes_from_the_sensitivity_table_else_the_file():
@@ -111,15 +116,14 @@ def test_the_plausible_range_comes_from_the_sensitivity_table_else_the_file():
 
 def test_the_answer_does_not_depend_on_the_workers_and_resumes(tmp_path):
     question = ask(CASUAL, "ship.thread_pitch_mm", 0.3, seed=2, rounds=40)
-    one = design(question, referee=LogisticReferee, out=tmp_path / "d.sqlite")
-    again = design(question, referee=LogisticReferee, out=tmp_path / "d.sqlite")  # nothing left to play
-    two = design(question, referee=LogisticReferee, execution=Execution(workers=2))
+    one = design(question, out=tmp_path / "d.sqlite")
+    again = design(question, out=tmp_path / "d.sqlite")  # nothing left to play
+    two = design(question, execution=Execution(workers=2))
     assert one == again == two
     assert replace(question, seed=3) != question
 
 
-def test_cli_answer_and_errors(monkeypatch):
-    monkeypatch.setattr(kipp.cli.options, "referee_spec", lambda name: LogisticReferee)
+def test_cli_answer_and_errors():
     result = CliRunner().invoke(main, ["design", "--target", "0.3", "--games", "40", "--workers", "1",
                                        "--no-progress", "--referee", "fast"])
     assert result.exit_code == 0, result.output
