@@ -31,8 +31,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from kipp.analysis.compare import game_seed
+from kipp.analysis.executor import open_executor, run_tasks
 from kipp.analysis.stats import mean_interval, wilson_interval
-from kipp.analysis.sweep import open_executor, run_tasks
 from kipp.rules.actions import ChooseSailor, Pass, Play
 from kipp.rules.config import ROUNDS, GameConfig
 from kipp.rules.play import play_game
@@ -97,10 +97,10 @@ def _pair(first, second, sea_dogs: bool, referee, params: Params, seed: int) -> 
 def task(kind: str, what: str, sea_dogs: bool, referee_name: str, params: Params, root: int, g: int) -> tuple:
     """One game index of one comparison; (kind, what, sea_dogs, g, figures)."""
     from kipp.analysis.compare import play_arm_game
-    from kipp.analysis.difficulty import cached_referee
     from kipp.players.models import make_bot
+    from sim.referees import shared_referee
 
-    referee = cached_referee(referee_name, params)
+    referee = shared_referee(referee_name, params)
     seed = game_seed(root, g)
     if kind == "completion":
         record = play_arm_game("standard", 2, referee, params, root, g, what)

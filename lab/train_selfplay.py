@@ -75,14 +75,14 @@ def captain_bot(policy: CaptainPolicy, name: str, params):
 def chips_taken(flat: np.ndarray, self_flat: np.ndarray, setup: Setup, seeds: list[int]) -> tuple[float, ...]:
     """A task: per opponent, the mean over ``seeds`` of the candidate's chips minus the opponent's (seats
     swapped, same seed, averaged) with the candidate playing the weights ``flat``."""
-    from kipp.analysis.difficulty import cached_referee
     from kipp.players.models import make_bot
     from kipp.rules.config import GameConfig
     from kipp.rules.play import play_game
     from sim.params import load_params
+    from sim.referees import shared_referee
 
     params = load_params()
-    referee = cached_referee(setup.referee, params)
+    referee = shared_referee(setup.referee, params)
     me = captain_bot(CaptainPolicy.from_flat(flat), "candidate", params)
     out = []
     for opponent in setup.opponents:
@@ -105,7 +105,7 @@ def run_stage(stage: str, start: np.ndarray, *, generations: int, minutes: float
     import cma
     from tqdm import tqdm
 
-    from kipp.analysis.sweep import open_executor, run_tasks
+    from kipp.analysis.executor import open_executor, run_tasks
 
     part, _ = STAGES[stage]
     index = list(STAGES).index(stage)

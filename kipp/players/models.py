@@ -50,7 +50,7 @@ intervals). How often each model completes standard rounds: ``kipp compare --pla
 >>> make_bot("pirate", "Ann")
 Traceback (most recent call last):
 ...
-kipp.players.models.UnknownModelError: unknown player model 'pirate'; known: novice, casual, skilled, expert, ...
+kipp.players.models.UnknownModelError: unknown player model 'pirate'; known: novice, casual, skilled, expert, learned, captain
 """
 
 from __future__ import annotations

@@ -14,5 +14,5 @@ def test_bad_input_is_one_line_and_exit_2(capsys):
     assert main(["--players", "pro"]) == 2
     assert main(["--rounds", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["Error: unknown player model 'pro'; expected novice, casual, skilled, expert, learned",
+    assert err == ["Error: unknown player model 'pro'; expected novice, casual, skilled, expert, learned, captain",
                    "Error: --rounds must be at least 2"]

@@ -94,7 +94,10 @@ def test_a_task_that_fails_stops_the_run_and_stores_nothing_of_it(tmp_path):
 
     with pytest.raises(RuntimeError, match="task 2 failed"):
         _run(path, range(4), fn=failing)
-    assert _rows(path) == [(0, 0), (1, 1)]
+    stored = _rows(path)
+    assert (0, 0) in stored and all(row == (n, n * n) and n != 2 for n, row in ((r[0], r) for r in stored))
+    _run(path, range(4))  # the rerun plays what is missing, task 2 included
+    assert _rows(path) == [(n, n * n) for n in range(4)]
 
 
 def test_two_workers_store_what_one_worker_stores(tmp_path):
