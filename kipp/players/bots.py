@@ -190,16 +190,11 @@ class Bot:
             raise ValueError("the captain aim and the captain wild choice go together (it aims for its sailor)")
         if self.passing == "captain" and self.aim != "captain":
             raise ValueError("the captain pass needs the captain aim (its bar was learned with that aim)")
-        if self.aim == "captain":
-            if self.captain is None:
-                object.__setattr__(self, "captain", CaptainPolicy.load())
-            if self.view is None:
-                object.__setattr__(self, "view", TableView(self.params))
-            if self.judge is None:
-                object.__setattr__(self, "judge", self.view.judge)
-        if self.aim == "learned":
-            if self.learned is None:
-                object.__setattr__(self, "learned", LearnedAim.load())
+        if self.aim == "captain" and self.captain is None:
+            object.__setattr__(self, "captain", CaptainPolicy.load())
+        if self.aim == "learned" and self.learned is None:
+            object.__setattr__(self, "learned", LearnedAim.load())
+        if self.aim in ("captain", "learned"):  # both aim through the table's view and its judge
             if self.view is None:
                 object.__setattr__(self, "view", TableView(self.params))
             if self.judge is None:
