@@ -37,6 +37,19 @@ LANGUAGES = ("en", "de")
 SOURCE_LANGUAGE = "en"
 
 
+def N_(message: str) -> str:
+    """Mark ``message`` for translation where it is defined and return it unchanged.
+
+    For words kept in a constant (a table of labels, a help text given to a decorator): the
+    catalogue extraction finds them by this mark, and the code that shows them translates
+    them then, with the :class:`Language` it holds (``language.gettext(label)``).
+
+    >>> N_("Start")
+    'Start'
+    """
+    return message
+
+
 def language_from_environment(environ: Mapping[str, str] | None = None) -> str:
     """The language code the locale asks for (``de`` for ``LANG=de_DE.UTF-8``), else ``en``.
 

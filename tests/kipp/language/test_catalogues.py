@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 from kipp.language import LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE
 
 ROOT = Path(__file__).resolve().parents[3]
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
 TRANSLATED = [code for code in LANGUAGES if code != SOURCE_LANGUAGE]
 
 
