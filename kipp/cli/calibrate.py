@@ -8,37 +8,43 @@ from pathlib import Path
 
 import click
 
+from kipp.cli.language_option import language_option
 from kipp.cli.options import UserError, check_output, seed_option
+from kipp.cli.words import Command, Text, paragraphs
+from kipp.language import N_, Language
 
 MAX_DRAWS = 20_000
 """``--draws`` at most (100 x the default: the likelihood's time and memory grow with it)."""
 
 
-@click.command()
+@click.command(cls=Command, help=paragraphs(
+    N_("Fit the model's parameters to MEASUREMENTS of a real set (TOML; see --template)."),
+    Text(N_("Prints each fitted value with its {level} interval and the quality of each fit, then writes --out, a "
+       "parameter file that every command accepts with --params. The recorded players' placement skill is "
+       "written as [placement] sigma_mm (the bots' default); the topple experimenter's placement error and the "
+       "turn margin of real turns are printed and written as comments, since the parameter file has no key for "
+       "them. The fit takes from seconds to a minute; progress goes to stderr."), level="95%"),
+))
 @click.argument("measurements", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--out", "out", metavar="FILE", type=click.Path(dir_okay=False, path_type=Path),
-              help="Where to write the calibrated parameter file (TOML, the format of `kipp params`).")
+              help=N_("Where to write the calibrated parameter file (TOML, the format of `kipp params`)."))
 @click.option("--params", "start", metavar="START", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Start parameter file: keys not calibrated keep its values (default: the shipped ones).")
+              help=N_("Start parameter file: keys not calibrated keep its values (default: the shipped ones)."))
 @seed_option
 @click.option("--draws", type=click.IntRange(min=10, max=MAX_DRAWS), default=200, show_default=True,
-              help=f"Placement draws per trial in the topple / game-round likelihood (10 to {MAX_DRAWS:,}).")
+              help=Text(N_("Placement draws per trial in the topple / game-round likelihood (10 to {max_draws})."),
+                        max_draws=f"{MAX_DRAWS:,}"))
 @click.option("--check/--no-check", default=True, show_default=True,
-              help="Check that the solver reproduces the closed-form tipping and sliding angles.")
+              help=N_("Check that the solver reproduces the closed-form tipping and sliding angles."))
 @click.option("--progress/--quiet", "show_progress", default=None,
-              help="Progress lines on stderr while fitting [default: when stderr is a terminal].")
-@click.option("--template", is_flag=True, help="Print the measurement template to fill in, and exit.")
+              help=N_("Progress lines on stderr while fitting [default: when stderr is a terminal]."))
+@click.option("--template", is_flag=True, help=N_("Print the measurement template to fill in, and exit."))
+@language_option
 def calibrate(measurements: Path | None, out: Path | None, start: Path | None, seed: int, draws: int,
-              check: bool, show_progress: bool | None, template: bool) -> None:
-    """Fit the model's parameters to MEASUREMENTS of a real set (TOML; see --template).
-
-    Prints each fitted value with its 95% interval and the quality of each fit, then
-    writes --out, a parameter file that every command accepts with --params. The
-    recorded players' placement skill is written as [placement] sigma_mm (the bots'
-    default); the topple experimenter's placement error and the turn margin of real
-    turns are printed and written as comments, since the parameter file has no key for
-    them. The fit takes from seconds to a minute; progress goes to stderr.
-    """
+              check: bool, show_progress: bool | None, template: bool, language: Language) -> None:
+    """``kipp calibrate`` (its help is the ``help`` above): the measurements read and fitted, the
+    parameter file written, the report and the numerical check printed (the report's table is
+    :mod:`calibration`'s, English)."""
     from calibration import TEMPLATE_PATH, CalibrationError, MeasurementError, load_measurements
     from calibration import calibrate as fit
     from calibration.numerical_check import numerical_check

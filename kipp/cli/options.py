@@ -23,6 +23,8 @@ from typing import Callable, Iterator
 
 import click
 
+from kipp.cli.words import Joined, Text
+from kipp.language import N_
 from kipp.rules.config import BARREL_COUNTS, MAX_PLAYERS, ConfigError, GameConfig, check_player_count
 from sim.params import Params, ParamsError, load_params
 from sim.referees import referee_names
@@ -198,14 +200,14 @@ def _load(ctx: click.Context, param: click.Parameter, value: str | None) -> Para
 
 params_option = click.option(
     "--params", "params", metavar="FILE", default=None, callback=_load,
-    help="TOML parameter file overriding the defaults (see `kipp params`).",
+    help=N_("TOML parameter file overriding the defaults (see `kipp params`)."),
 )
 """``--params FILE``: hands the command the parameter set (:class:`sim.params.Params`), the
 defaults when it is not given."""
 
 seed_option = click.option(
     "--seed", type=click.IntRange(min=0), default=0, show_default=True,
-    help="Root random seed: the same seed and options give the same result.",
+    help=N_("Root random seed: the same seed and options give the same result."),
 )
 
 
@@ -218,7 +220,7 @@ def _barrels(ctx: click.Context, param: click.Parameter, value) -> int:
 
 barrels_option = click.option(
     "--barrels", default=str(BARREL_COUNTS[0]), show_default=True, metavar="|".join(map(str, BARREL_COUNTS)),
-    callback=_barrels, help="Barrels per round (9: the younger sailors' variant).",
+    callback=_barrels, help=N_("Barrels per round (9: the younger sailors' variant)."),
 )
 
 
@@ -233,16 +235,18 @@ def referee_option(default: str | Callable[[], str], default_help: str | None = 
     """``--referee NAME``, one of :func:`sim.referees.referee_names`, checked in a callback.
 
     ``default`` is a name or a function giving one (evaluated when the command runs);
-    ``default_help`` describes it in ``--help`` (default: the name).
+    ``default_help`` describes it in ``--help`` (default: the name; words marked with ``N_``
+    or a :class:`~kipp.cli.words.Text`, translated there).
     """
     names = referee_names()
     shown = default_help if default_help is not None else str(default)
     return click.option(
         "--referee", "referee_name", default=default, metavar="|".join(names),
         callback=lambda ctx, param, value: None if value is None else check_referee(value),
-        help=f"Who decides crashes: {', '.join(names)} (physics is the ground truth; fast and hybrid "
-             f"are faster approximations, see `kipp bench`; loop is physics without its compound fast path, "
-             f"the referee `kipp play` animates and records) [default: {shown}].",
+        help=Text(N_("Who decides crashes: {names} (physics is the ground truth; fast and hybrid "
+                     "are faster approximations, see `kipp bench`; loop is physics without its compound fast path, "
+                     "the referee `kipp play` animates and records) [default: {shown}]."),
+                  names=", ".join(names), shown=Text(shown) if default_help is not None else shown),
     )
 
 
@@ -256,18 +260,49 @@ def check_player_model(option: str, name: str) -> str:
     return name
 
 
+_MODEL_WORDS = {
+    "aim": {"centre": N_("aims at the centre of the top barrel"),
+            "balance": N_("sets each barrel a little uphill of the coming tilt"),
+            "learned": N_("aims by a policy trained on the Gymnasium environment"),
+            "captain": N_("plays for chips, not just towers, as learned against itself and the bots")},
+    "wild": {"leveler": N_("levels the deck on a wild roll"), "random": N_("turns any sailor on a wild roll"),
+             "joint": N_("picks a wild roll's sailor with the aim"),
+             "captain": N_("turns a wild roll's sailor thinking of the next player")},
+    "passing": {"never": N_("never passes"), "cautious": N_("passes when the worst face could tip the tower"),
+                "risk": N_("passes when its own crash estimate exceeds N/(2N+1) at N players"),
+                "captain": N_("passes when it learned a pass pays")},
+}
+"""The words of :meth:`kipp.players.models.PlayerModel.describe`, marked for the catalogue (a test
+checks that they make the same English)."""
+
+
+def models_help() -> Joined:
+    """:func:`kipp.players.models.models_help` (every model and what it does), to be translated."""
+    from kipp.players.models import MODELS
+
+    def hand(sigma_mm: float | None) -> Text:
+        if sigma_mm is None:
+            return Text(N_("the parameter set's hand"))
+        return Text(N_("a {sigma_mm} mm hand"), sigma_mm=f"{sigma_mm:g}")
+
+    return Joined("; ", [Text(N_("{name}: {aim}, {hand}, {wild}, {passing}"), name=m.name,
+                              aim=Text(_MODEL_WORDS["aim"][m.aim]), hand=hand(m.sigma_mm),
+                              wild=Text(_MODEL_WORDS["wild"][m.wild]), passing=Text(_MODEL_WORDS["passing"][m.passing]))
+                         for m in MODELS.values()])
+
+
 def player_model_option(option: str, help_intro: str):
     """``--bots MODEL`` / ``--player MODEL``: a named player model, checked in a callback.
 
-    The help text lists every model with what it does (one source of truth:
-    :func:`kipp.players.models.models_help`).
+    The help text (``help_intro``, marked with ``N_``) lists every model with what it does (one source
+    of truth: :mod:`kipp.players.models`, see :func:`models_help`).
     """
-    from kipp.players.models import DEFAULT_MODEL, MODELS, models_help
+    from kipp.players.models import DEFAULT_MODEL, MODELS
 
     dest = option.lstrip("-").replace("-", "_")
     return click.option(option, dest, default=DEFAULT_MODEL, show_default=True, metavar="|".join(MODELS),
                         callback=lambda ctx, param, value: check_player_model(option, value),
-                        help=f"{help_intro} {models_help()}.")
+                        help=Text(N_("{intro} {models}."), intro=Text(help_intro), models=models_help()))
 
 
 
@@ -392,12 +427,13 @@ def default_referee() -> str:
 
 workers_option = click.option(
     "--workers", default=None, metavar="N", callback=whole_number("--workers", 1, MAX_WORKERS),
-    help=f"Worker processes (default: all cores; at most {MAX_WORKERS}); 1 runs in this process.")
+    help=Text(N_("Worker processes (default: all cores; at most {max_workers}); 1 runs in this process."),
+              max_workers=MAX_WORKERS))
 scheduler_option = click.option(
     "--scheduler", default=None, metavar="tcp://HOST:PORT",
-    help="Run the tasks on this Dask cluster instead (needs the 'dask' extra; workers need kipp installed).")
-analysis_referee_option = referee_option(default_referee, "hybrid if available, else physics")
-progress_option = click.option("--no-progress", is_flag=True, help="No progress bar (it goes to stderr).")
+    help=N_("Run the tasks on this Dask cluster instead (needs the 'dask' extra; workers need kipp installed)."))
+analysis_referee_option = referee_option(default_referee, N_("hybrid if available, else physics"))
+progress_option = click.option("--no-progress", is_flag=True, help=N_("No progress bar (it goes to stderr)."))
 
 
 def sweep_options(command, referee=analysis_referee_option):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from kipp.cli.language_option import language_option
 from kipp.cli.options import UserError, check_output, params_option, physics_errors
 from kipp.cli.window import (
     ensure_display,
@@ -13,6 +14,8 @@ from kipp.cli.window import (
     run_viewer,
     screenshot_option,
 )
+from kipp.cli.words import Command, paragraphs
+from kipp.language import N_, Language
 from kipp.rules.replay import (
     ReplayMismatch,
     check_params,
@@ -27,26 +30,24 @@ from sim.params import Params, load_params
 from sim.referees import make_referee
 
 
-@click.command()
+@click.command(cls=Command, help=paragraphs(
+    N_("Replay a game recorded with `kipp game --json` or `kipp play --record`."),
+    N_("A recording of a game stopped half-way is shown (and checked) up to where it stops."),
+    N_("The game is decided by the referee it was recorded with (game_start.referee: physics, fast or hybrid). "
+       "Without --check, show it in the viewer with the same animations as `kipp play`. With --check, re-play it "
+       "headless from its recorded actions (shuffles, rolls, placements, chosen sailors, passes) and exit with "
+       "an error naming the first line whose outcome differs. Use the --params the game was recorded with."),
+))
 @click.argument("file", metavar="FILE")
-@click.option("--check", is_flag=True, help="Re-run the game headless and fail if any outcome differs.")
+@click.option("--check", is_flag=True, help=N_("Re-run the game headless and fail if any outcome differs."))
 @max_frames_option("Without --check: stop after N frames (headless runs, documentation)")
 @screenshot_option("Without --check: save the last frame as PNG")
 @mute_option
 @params_option
+@language_option
 def replay(file: str, check: bool, max_frames: int | None, screenshot: str | None, mute: bool,
-           params: Params) -> None:
-    """Replay a game recorded with `kipp game --json` or `kipp play --record`.
-
-    A recording of a game stopped half-way is shown (and checked) up to where it stops.
-
-    The game is decided by the referee it was recorded with (game_start.referee:
-    physics, fast or hybrid). Without --check, show it in the viewer with the same
-    animations as `kipp play`. With --check, re-play it headless from its recorded
-    actions (shuffles, rolls, placements, chosen sailors, passes) and exit with an
-    error naming the first line whose outcome differs. Use the --params the game was
-    recorded with.
-    """
+           params: Params, language: Language) -> None:
+    """``kipp replay`` (its help is the ``help`` above): shown in the viewer, or checked headless."""
     if not check:
         show_replay(file, params, max_frames=max_frames, screenshot=screenshot, mute=mute)
         return
