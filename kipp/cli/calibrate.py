@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from kipp.cli.language_option import language_option
-from kipp.cli.options import UserError, check_output, seed_option
+from kipp.cli.options import UserError, check_output, library_error, seed_option
 from kipp.cli.words import Command, Text, paragraphs
 from kipp.language import N_, Language
 
@@ -51,13 +51,14 @@ def calibrate(measurements: Path | None, out: Path | None, start: Path | None, s
     from calibration.params_file import write_params
     from sim.params import ParamsError, load_params
 
+    _ = language.gettext
     if template:
         click.echo(TEMPLATE_PATH.read_text(encoding="utf-8"), nl=False)
         return
     if measurements is None:
-        raise UserError("missing MEASUREMENTS file (kipp calibrate --template prints one to fill in)")
+        raise UserError(_("missing MEASUREMENTS file (kipp calibrate --template prints one to fill in)"))
     if out is None:
-        raise UserError("missing --out FILE: where to write the calibrated parameters")
+        raise UserError(_("missing --out FILE: where to write the calibrated parameters"))
     check_output("--out", out)
     if show_progress is None:
         show_progress = sys.stderr.isatty()
@@ -70,7 +71,7 @@ def calibrate(measurements: Path | None, out: Path | None, start: Path | None, s
     try:
         start_params = load_params(start)
     except ParamsError as error:
-        raise UserError(f"--params: {error}") from None
+        raise UserError(f"--params: {library_error(error)}") from None
     sizes = tuple(spec.name for spec in start_params.barrels)
     try:
         data = load_measurements(measurements, sizes)
@@ -80,19 +81,21 @@ def calibrate(measurements: Path | None, out: Path | None, start: Path | None, s
     try:
         write_params(result, out, start, source=str(measurements), seed=seed)
     except (OSError, ParamsError) as error:
-        raise UserError(f"--out {out}: cannot write the parameter file ({error})") from None
-    click.echo(f"Calibration of {measurements}")
+        raise UserError(_("--out {path}: cannot write the parameter file ({reason})").format(
+            path=out, reason=library_error(error))) from None
+    click.echo(_("Calibration of {path}").format(path=measurements))
     click.echo(result.report())
-    click.echo(f"wrote {out} (use it with --params {out})")
+    click.echo(_("wrote {path} (use it with --params {path})").format(path=out))
     if check:
         sizes_fitted = sorted({f.key.split(".")[1] for f in result.fitted if f.key.startswith("barrels.")})
-        progress("numerical check: physics against the closed-form tipping and sliding angles")
+        progress(_("numerical check: physics against the closed-form tipping and sliding angles"))
         checks = numerical_check(result.params, sizes_fitted or [spec.name for spec in result.params.barrels])
-        click.echo("numerical check (physics against closed-form statics):")
+        click.echo(_("numerical check (physics against closed-form statics):"))
         for item in checks:
             click.echo(f"  {item.text()}")
         for item in checks:
             if not item.ok:
-                click.echo(f"warning: the solver settings do not reproduce the closed form: {item.text()}; "
-                           "consider more iterations or a smaller dt in [solver]", err=True)
-    progress("done")
+                click.echo(_("warning: the solver settings do not reproduce the closed form: {check}; "
+                             "consider more iterations or a smaller dt in [solver]").format(check=item.text()),
+                           err=True)
+    progress(_("done"))

@@ -52,7 +52,7 @@ def compare(games: int, players: int, seed: int, params: Params, referee_name: s
     from kipp.analysis.executor import default_workers
 
     if games is None:
-        raise UserError("--games: how many games per arm? e.g. --games 200")
+        raise UserError(language.gettext("--games: how many games per arm? e.g. --games 200"))
     player_count(players)
     scheduler = check_scheduler(scheduler)
     out = check_results_out(out)
@@ -61,10 +61,11 @@ def compare(games: int, players: int, seed: int, params: Params, referee_name: s
         summaries = run_compare(games, players=players, seed=seed, params=params,
                                 referee=referee_name, workers=workers or default_workers(),
                                 scheduler=scheduler, progress=not no_progress, out=out, player=player)
-    click.echo(f"Referee {referee_name}; player {player}; seed {seed}.")
+    click.echo(language.gettext("Referee {referee}; player {player}; seed {seed}.").format(
+        referee=referee_name, player=player, seed=seed))
     click.echo(format_compare(summaries, players))
     if out is not None:
-        click.echo(f"Every game of every arm: {out}")
+        click.echo(language.gettext("Every game of every arm: {path}").format(path=out))
     if plot is not None:
         from kipp.analysis.compare import compare_figure
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from kipp.cli.language_option import command_language
 from kipp.cli.options import UserError, bounded
 from kipp.cli.sensitivity import run_options, variant_options
 from kipp.cli.tune import check_results_out, check_scheduler, sweep_errors
@@ -18,7 +19,8 @@ def _value_range(ctx, param, value):
     try:
         low, high = (float(part) for part in value.split(","))
     except ValueError:
-        raise UserError(f"--range: expected two numbers LOW,HIGH like 2.5,5, got {value!r}") from None
+        raise UserError(command_language(ctx).gettext("--range: expected two numbers LOW,HIGH like 2.5,5, got "
+                                                      "{value!r}").format(value=value)) from None
     return low, high
 
 
@@ -51,7 +53,7 @@ def design(target: str | None, key: str, value_range, player: str, barrels: int,
     from kipp.analysis.rounds import RoundModel
 
     if target is None:
-        raise UserError("--target: which completion rate? e.g. --target 0.3")
+        raise UserError(language.gettext("--target: which completion rate? e.g. --target 0.3"))
     wanted = bounded("--target", 0.0, 1.0, target)
     scheduler = check_scheduler(scheduler)
     out = check_results_out(out)

@@ -23,6 +23,7 @@ from typing import Callable, Iterator
 
 import click
 
+from kipp.cli.language_option import command_language
 from kipp.cli.words import Joined, Text
 from kipp.language import N_
 from kipp.rules.config import BARREL_COUNTS, MAX_PLAYERS, ConfigError, GameConfig, check_player_count
@@ -42,7 +43,15 @@ class UserError(click.ClickException):
 
 def _user_error(error: ConfigError) -> UserError:
     option = _CONFIG_OPTIONS.get(error.field)
-    return UserError(f"{option}: {error}" if option else str(error))
+    message = library_error(error)
+    return UserError(f"{option}: {message}" if option else message)
+
+
+def library_error(error: Exception) -> str:
+    """A library's one-line refusal in the command line's language (:mod:`kipp.cli.library_words`)."""
+    from kipp.cli.library_words import library_words
+
+    return library_words(str(error), command_language())
 
 
 def game_config(**fields) -> GameConfig:
@@ -81,19 +90,21 @@ def parse_players(text: str, option: str = "--players") -> int | tuple[str, ...]
     name that reads as a number (``-1``, ``2.5``, ``nan``, ``1e3``), which is a mistyped
     count rather than somebody's name.
     """
+    _ = command_language().gettext
     text = text.strip()
     if _COUNT.fullmatch(text):
         if len(text) > MAX_DIGITS:
-            raise UserError(f"{option}: a game has 1 to {MAX_PLAYERS} players, got a number of {len(text):,} digits")
+            raise UserError(_("{option}: a game has 1 to {max_players} players, got a number of {digits} digits")
+                            .format(option=option, max_players=MAX_PLAYERS, digits=f"{len(text):,}"))
         return player_count(int(text))
     names = tuple(name.strip() for name in text.split(","))
     if not text or any(not name for name in names):
-        raise UserError(f"{option}: expected a count (1-4) or comma-separated names such as \"Ann,Ben\", "
-                        f"got {text!r}")
+        raise UserError(_("{option}: expected a count (1-4) or comma-separated names such as \"Ann,Ben\", "
+                          "got {text!r}").format(option=option, text=text))
     for name in names:
         if _is_number(name):
-            raise UserError(f"{option}: expected a count (1-4) or comma-separated names, got {name!r} "
-                            "(a name must not be a number)")
+            raise UserError(_("{option}: expected a count (1-4) or comma-separated names, got {name!r} "
+                              "(a name must not be a number)").format(option=option, name=name))
     player_count(len(names))
     return names
 
@@ -109,33 +120,38 @@ def check_output(option: str, path: str | Path | None, *, suffix: str | None = N
     """
     if path is None:
         return None
+    _ = command_language().gettext
     text = str(path)
     target = Path(text)
     if not text or text.endswith(("/", os.sep)) or target.is_dir():
-        raise UserError(f"{option}: {text} is a folder; give a file name in it")
+        raise UserError(_("{option}: {path} is a folder; give a file name in it").format(option=option, path=text))
     if suffix is not None and target.suffix.lower() != suffix:
-        raise UserError(f"{option}: expected a {suffix} file name, got {text!r}")
+        raise UserError(_("{option}: expected a {suffix} file name, got {path!r}").format(
+            option=option, suffix=suffix, path=text))
     folder = target.parent
     ancestor = folder
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent
     if not ancestor.is_dir():
-        raise UserError(f"{option}: {ancestor} is a file, not a folder, so {text} cannot be written")
+        raise UserError(_("{option}: {ancestor} is a file, not a folder, so {path} cannot be written").format(
+            option=option, ancestor=ancestor, path=text))
     if not folder.is_dir():
-        raise UserError(f"{option}: no such directory {str(folder)!r}")
+        raise UserError(_("{option}: no such directory {folder!r}").format(option=option, folder=str(folder)))
     try:
         probe = tempfile.NamedTemporaryFile(dir=folder, prefix=".kipp-probe-")
         probe.close()
     except OSError as error:
-        raise UserError(f"{option}: cannot write in folder {folder} ({error.strerror or error})") from None
+        raise UserError(_("{option}: cannot write in folder {folder} ({reason})").format(
+            option=option, folder=folder, reason=error.strerror or error)) from None
     if target.exists():
         if not target.is_file():
-            raise UserError(f"{option}: {text} exists and is not a regular file")
+            raise UserError(_("{option}: {path} exists and is not a regular file").format(option=option, path=text))
         try:
             with open(target, "r+b"):
                 pass
         except OSError as error:
-            raise UserError(f"{option}: cannot write {text} ({error.strerror or error})") from None
+            raise UserError(_("{option}: cannot write {path} ({reason})").format(
+                option=option, path=text, reason=error.strerror or error)) from None
     return text
 
 
@@ -164,7 +180,8 @@ def bounded(option: str, low: float, high: float, value: str | None, default: fl
     except ValueError:
         number = math.nan
     if not (math.isfinite(number) and low <= number <= high):
-        raise UserError(f"{option}: expected a number >= {low:g} and <= {high:g}, got {value!r}")
+        raise UserError(command_language().gettext("{option}: expected a number >= {low} and <= {high}, got {value!r}")
+                        .format(option=option, low=f"{low:g}", high=f"{high:g}", value=value))
     return number
 
 
@@ -186,8 +203,9 @@ def physics_errors(what: str = "the game stopped", keep: tuple[type[BaseExceptio
 
         if not isinstance(error, PhysicsError):
             raise
-        raise UserError(f"{what}: {error} (check [solver] in --params: more steps_per_second "
-                        "or iterations)") from None
+        raise UserError(command_language().gettext("{what}: {error} (check [solver] in --params: more "
+                                                   "steps_per_second or iterations)").format(what=what, error=error)
+                        ) from None
 
 
 def _load(ctx: click.Context, param: click.Parameter, value: str | None) -> Params:
@@ -195,7 +213,10 @@ def _load(ctx: click.Context, param: click.Parameter, value: str | None) -> Para
     try:
         return load_params(value)
     except ParamsError as error:
-        raise UserError(f"--params: {error}") from None
+        raise UserError(f"--params: {library_error(error)}") from None
+
+
+
 
 
 params_option = click.option(
@@ -214,7 +235,9 @@ seed_option = click.option(
 def _barrels(ctx: click.Context, param: click.Parameter, value) -> int:
     text = str(value).strip()
     if not (text.isascii() and text.isdigit()) or len(text) > 3 or int(text) not in BARREL_COUNTS:
-        raise UserError(f"--barrels: expected {' or '.join(map(str, BARREL_COUNTS))}, got {value!r}")
+        _ = command_language().gettext
+        raise UserError(_("--barrels: expected {choices}, got {value!r}").format(
+            choices=_(" or ").join(map(str, BARREL_COUNTS)), value=value))
     return int(text)
 
 
@@ -227,7 +250,8 @@ barrels_option = click.option(
 def check_referee(name: str, what: str = "--referee") -> str:
     """``name`` if it is a registered referee, else a :class:`UserError` naming the choices."""
     if name not in referee_names():
-        raise UserError(f"{what}: unknown referee {name!r}; expected one of {', '.join(referee_names())}")
+        raise UserError(command_language().gettext("{what}: unknown referee {name!r}; expected one of {names}").format(
+            what=what, name=name, names=", ".join(referee_names())))
     return name
 
 
@@ -256,7 +280,8 @@ def check_player_model(option: str, name: str) -> str:
     from kipp.players.models import MODELS
 
     if name not in MODELS:
-        raise UserError(f"{option}: unknown player model {name!r}; known: {', '.join(MODELS)}")
+        raise UserError(command_language().gettext("{option}: unknown player model {name!r}; known: {names}").format(
+            option=option, name=name, names=", ".join(MODELS)))
     return name
 
 
@@ -322,14 +347,17 @@ def whole_number(option: str, minimum: int, maximum: int | None = None):
     def convert(ctx, param, value):
         if value is None:
             return None
+        _ = command_language(ctx).gettext
         text = str(value).strip()
         if len(text) > MAX_DIGITS:  # Python refuses past 4,300 digits; no count needs more than a few
-            raise UserError(f"{option}: expected a whole number of at most {MAX_DIGITS} digits, got "
-                            f"{len(text):,} characters")
+            raise UserError(_("{option}: expected a whole number of at most {max_digits} digits, got {length} "
+                              "characters").format(option=option, max_digits=MAX_DIGITS, length=f"{len(text):,}"))
         if not (text.isascii() and text.isdigit()) or int(text) < minimum:
-            raise UserError(f"{option}: expected a whole number >= {minimum}, got {value!r}")
+            raise UserError(_("{option}: expected a whole number >= {minimum}, got {value!r}").format(
+                option=option, minimum=minimum, value=value))
         if maximum is not None and int(text) > maximum:
-            raise UserError(f"{option}: expected a whole number from {minimum} to {maximum:,}, got {value!r}")
+            raise UserError(_("{option}: expected a whole number from {minimum} to {maximum}, got {value!r}").format(
+                option=option, minimum=minimum, maximum=f"{maximum:,}", value=value))
         return int(text)
     return convert
 
@@ -337,7 +365,8 @@ def whole_number(option: str, minimum: int, maximum: int | None = None):
 def check_scheduler(address: str | None) -> str | None:
     """``--scheduler``: a Dask address like ``tcp://HOST:PORT`` (one-line error otherwise)."""
     if address is not None and "://" not in address:
-        raise UserError(f"--scheduler: expected an address like tcp://HOST:PORT, got {address!r}")
+        raise UserError(command_language().gettext("--scheduler: expected an address like tcp://HOST:PORT, got "
+                                                   "{address!r}").format(address=address))
     return address
 
 
@@ -356,22 +385,26 @@ def save_plot(fig, path: str) -> None:
     """Write the figure to ``--plot`` and say so; an unwritable file is a one-line error."""
     from kipp.analysis.plots import save
 
+    _ = command_language().gettext
     try:
         save(fig, path)
     except OSError as error:
-        raise UserError(f"--plot: cannot write {path}: {error.strerror or error}") from None
-    click.echo(f"Plot: {path}")
+        raise UserError(_("--plot: cannot write {path}: {reason}").format(path=path, reason=error.strerror or error)
+                        ) from None
+    click.echo(_("Plot: {path}").format(path=path))
 
 
 def save_csv(rows, path: str, about: str) -> None:
     """Write ``--csv`` and say so; an unwritable file is a one-line error."""
     from kipp.analysis.export import write_csv
 
+    _ = command_language().gettext
     try:
         write_csv(rows, path, about)
     except OSError as error:
-        raise UserError(f"--csv: cannot write {path}: {error.strerror or error}") from None
-    click.echo(f"Table: {path}")
+        raise UserError(_("--csv: cannot write {path}: {reason}").format(path=path, reason=error.strerror or error)
+                        ) from None
+    click.echo(_("Table: {path}").format(path=path))
 
 
 @contextlib.contextmanager
@@ -394,7 +427,7 @@ def sweep_errors(out: str | None = None) -> Iterator[None]:
             stack.enter_context(removed_on_error(out, keep=_holds_results))
             yield
     except ResultsFileError as error:
-        raise UserError(f"--out: {error}") from None
+        raise UserError(f"--out: {library_error(error)}") from None
     except ExecutorError as error:
         raise UserError(str(error)) from None
 

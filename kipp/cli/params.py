@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from kipp.cli.language_option import language_option
-from kipp.cli.options import UserError
+from kipp.cli.options import UserError, library_error
 from kipp.cli.words import Command, paragraphs
 from kipp.language import N_, Language
 from sim.params import ParamsError, default_params_text, params_toml
@@ -30,5 +30,5 @@ def params(path: str | None, language: Language) -> None:
     try:
         text = params_toml(path)
     except ParamsError as error:
-        raise UserError(f"--params: {error}") from None
+        raise UserError(f"--params: {library_error(error)}") from None
     click.echo(text, nl=False)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from kipp.cli.language_option import language_option
-from kipp.cli.options import UserError, check_output, params_option, physics_errors
+from kipp.cli.language_option import command_language, language_option
+from kipp.cli.options import UserError, check_output, library_error, params_option, physics_errors
 from kipp.cli.window import (
     ensure_display,
     max_frames_option,
@@ -53,16 +53,19 @@ def replay(file: str, check: bool, max_frames: int | None, screenshot: str | Non
         return
     for option, value in (("--max-frames", max_frames), ("--screenshot", screenshot)):
         if value is not None:
-            raise UserError(f"{option}: only for the visual replay; --check runs headless and draws nothing")
+            raise UserError(language.gettext("{option}: only for the visual replay; --check runs headless and draws "
+                                             "nothing").format(option=option))
     events = read_recording(file)
     state = check_recording(file, events, params)
     models = header_models(events[0])
     seats = ", ".join(f"{name} ({model})" if model else name for name, model in zip(state.config.players, models))
     if state.is_terminal():
-        click.echo(f"{file}: replay matches ({len(events)} events; {seats}; final chips {state.chips}).")
+        click.echo(language.gettext("{file}: replay matches ({events} events; {seats}; final chips {chips}).").format(
+            file=file, events=len(events), seats=seats, chips=state.chips))
     else:
-        click.echo(f"{file}: replay matches ({len(events)} events; {seats}); the recording stops in round "
-                   f"{state.round} of 3, before the game's end (chips then {state.chips}).")
+        click.echo(language.gettext("{file}: replay matches ({events} events; {seats}); the recording stops in round "
+                                    "{round} of 3, before the game's end (chips then {chips}).").format(
+            file=file, events=len(events), seats=seats, round=state.round, chips=state.chips))
 
 
 def check_recording(file: str, events: list[dict], params: Params):
@@ -93,14 +96,15 @@ def read_recording(file: str) -> list[dict]:
     from sim.user_files import UserFileError, read_user_file
 
     try:
-        data = read_user_file(file, "recording (a file of `kipp game --json`)", MAX_RECORDING_BYTES)
+        data = read_user_file(file, N_("recording (a file of `kipp game --json`)"), MAX_RECORDING_BYTES)
     except UserFileError as error:
-        raise UserError(f"{file}: {error}") from None
+        raise UserError(f"{file}: {library_error(error)}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise UserError(f"{file}: not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start}); "
-                        "not a recording of `kipp game --json`") from None
+        raise UserError(command_language().gettext(
+            "{file}: not UTF-8 text (byte {byte} at offset {offset}); not a recording of `kipp game --json`").format(
+            file=file, byte=f"0x{data[error.start]:02x}", offset=error.start)) from None
     try:
         return parse_json_lines(text, file)
     except TranscriptError as error:

@@ -15,6 +15,7 @@ from kipp.cli.options import (
     check_plot,
     check_results_out,
     check_scheduler,
+    library_error,
     player_model_option,
     progress_option,
     save_plot,
@@ -124,16 +125,17 @@ def sensitivity(player: str, barrels: int, half_turn: bool, games: int, seed: in
                          parameters=parameters, referee=referee_name,
                          out=out, execution=Execution(workers or default_workers(), scheduler, not no_progress))
     except ParamsError as error:
-        raise UserError(f"--params: an end of a plausible range is refused: {error}") from None
+        raise UserError(language.gettext("--params: an end of a plausible range is refused: {problem}").format(
+            problem=library_error(error))) from None
     click.echo(format_result(result))
     if out is not None:
-        click.echo(f"Every round of every arm: {out}")
+        click.echo(language.gettext("Every round of every arm: {path}").format(path=out))
     if json_out is not None:
         from kipp.analysis.export import write_json
         from kipp.analysis.parameters.sensitivity import to_json
 
         write_json(to_json(result), json_out)
-        click.echo(f"Effects: {json_out}")
+        click.echo(language.gettext("Effects: {path}").format(path=json_out))
     if plot is not None:
         from kipp.analysis.plots import tornado_figure
 

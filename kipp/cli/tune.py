@@ -18,7 +18,7 @@ from kipp.analysis.difficulty.quality_plan import (
     TOPPED_FAST_ROUNDS,
     Plan,
 )
-from kipp.cli.language_option import language_option
+from kipp.cli.language_option import command_language, language_option
 from kipp.cli.options import (
     MAX_ROUNDS,
     UserError,
@@ -28,6 +28,7 @@ from kipp.cli.options import (
     check_plot,
     check_results_out,
     check_scheduler,
+    library_error,
     player_model_option,
     progress_option,
     referee_option,
@@ -82,20 +83,24 @@ def _physics_orders(ctx, param, value):
     try:
         return whole_number("--physics-orders", 2)(ctx, param, value)
     except UserError:
-        raise UserError(f"--physics-orders: expected all or a whole number >= 2, got {value!r}") from None
+        raise UserError(command_language(ctx).gettext("--physics-orders: expected all or a whole number >= 2, got "
+                                                      "{value!r}").format(value=value)) from None
 
 
 def _half_widths(ctx, param, value):
     """``--half-widths``: ``BARRELS,P``, two positive numbers (P below 1)."""
     if value is None:
         return None
+    _ = command_language(ctx).gettext
     parts = [part.strip() for part in str(value).split(",")]
     try:
         barrels, p = (float(part) for part in parts)
     except ValueError:
-        raise UserError(f"--half-widths: expected two numbers BARRELS,P like 0.15,0.07, got {value!r}") from None
+        raise UserError(_("--half-widths: expected two numbers BARRELS,P like 0.15,0.07, got {value!r}").format(
+            value=value)) from None
     if not (0 < barrels <= 12 and 0 < p < 1):
-        raise UserError(f"--half-widths: expected 0 < BARRELS <= 12 and 0 < P < 1, got {value!r}")
+        raise UserError(_("--half-widths: expected 0 < BARRELS <= 12 and 0 < P < 1, got {value!r}").format(
+            value=value))
     return barrels, p
 
 
@@ -127,12 +132,14 @@ def _orders(spec: str, barrels: int, seed: int) -> list[tuple[str, ...]]:
     try:
         return resolve_orders(spec, barrels, seed)
     except OrderError as error:
-        raise UserError(f"--orders: {error}") from None
+        raise UserError(f"--orders: {library_error(error)}") from None
     except UnicodeDecodeError as error:
-        raise UserError(f"--orders: {spec} is not UTF-8 text (byte 0x{error.object[error.start]:02x} at "
-                        f"offset {error.start}); expected one order per line") from None
+        raise UserError(command_language().gettext(
+            "--orders: {spec} is not UTF-8 text (byte {byte} at offset {offset}); expected one order per line").format(
+            spec=spec, byte=f"0x{error.object[error.start]:02x}", offset=error.start)) from None
     except OSError as error:
-        raise UserError(f"--orders: cannot read {spec} ({error.strerror or error})") from None
+        raise UserError(command_language().gettext("--orders: cannot read {spec} ({reason})").format(
+            spec=spec, reason=error.strerror or error)) from None
 
 
 @click.command(cls=Command, help=paragraphs(
@@ -236,9 +243,11 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
     from kipp.analysis.executor import Execution, default_workers
     from kipp.analysis.rounds import RoundModel
 
+    _ = language.gettext
     sigma = bounded("--sigma-mm", 0.0, MAX_SIGMA_MM, sigma_mm)
     if wild is not None and wild not in WILD_POLICIES:
-        raise UserError(f"--wild: expected one of {', '.join(WILD_POLICIES)}, got {wild!r}")
+        raise UserError(_("--wild: expected one of {choices}, got {wild!r}").format(
+            choices=", ".join(WILD_POLICIES), wild=wild))
     model = RoundModel(barrels, half_turn, sigma, wild, player)
     try:
         bot = model.bot(params)
@@ -252,10 +261,11 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
     question = check_find(find, len(orders))
     for name, value in (("--half-widths", half_widths), ("--confirm", confirm_top)):
         if value is not None and (question is not None or referee_name is not None):
-            raise UserError(f"{name}: only for the physics-quality estimate (not with --find or --referee)")
+            raise UserError(_("{option}: only for the physics-quality estimate (not with --find or --referee)")
+                            .format(option=name))
     if confirm_top is not None and 2 * confirm_top > len(orders):
-        raise UserError(f"--confirm: {confirm_top:,} hardest and {confirm_top:,} easiest are more than the "
-                        f"{len(orders):,} orders swept")
+        raise UserError(_("--confirm: {top} hardest and {top} easiest are more than the {orders} orders swept")
+                        .format(top=f"{confirm_top:,}", orders=f"{len(orders):,}"))
     sweep = Sweep(orders, orders_spec, model, bot, params, seed)
     execution = Execution(workers or default_workers(), scheduler, not no_progress)
     outputs = Outputs(out, plot, csv_out, top)
@@ -263,10 +273,11 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
         _race(sweep, question, referee_name or "physics", execution, max_rounds=rounds or 4096)
     elif referee_name is None:
         if rounds == 1:
-            raise UserError("--rounds: the physics-quality estimate needs at least 2 rounds per order "
-                            "(or name one --referee)")
+            raise UserError(_("--rounds: the physics-quality estimate needs at least 2 rounds per order "
+                              "(or name one --referee)"))
         if physics_orders and physics_orders > len(orders):
-            raise UserError(f"--physics-orders: {physics_orders:,} is more than the {len(orders):,} orders swept")
+            raise UserError(_("--physics-orders: {count} is more than the {orders} orders swept").format(
+                count=f"{physics_orders:,}", orders=f"{len(orders):,}"))
         plan = Plan.for_orders(len(orders), fast_rounds=rounds, paired_rounds=physics_rounds,
                                paired_orders=physics_orders, physics_anchors=anchors, half_widths=half_widths,
                                correction_features=correction_features)
@@ -290,7 +301,7 @@ def _one_referee(sweep: Sweep, rounds: int, referee_name: str, execution: Execut
                f"seed {sweep.seed}")
     click.echo(format_table(summaries, outputs.top))
     if out is not None:
-        click.echo(f"Counts of every order: {out}")
+        click.echo(command_language().gettext("Counts of every order: {path}").format(path=out))
     if outputs.csv is not None:
         save_csv(summaries, outputs.csv, f"kipp tune, referee {referee_name}, {rounds} rounds per order, player "
                                          f"{model.player}, {game_words(model)}, seed {sweep.seed}")
@@ -318,7 +329,7 @@ def _quality(sweep: Sweep, plan: Plan, confirm_top: int | None, execution: Execu
     if done.confirmed is not None:
         click.echo(format_report(done.confirmed))
     if out is not None:
-        click.echo(f"Totals of every order: {out}")
+        click.echo(command_language().gettext("Totals of every order: {path}").format(path=out))
     if outputs.csv is not None:
         save_csv(summaries(result), outputs.csv, f"kipp tune, physics-quality estimate {plan}, player {model.player}, "
                                                  f"{game_words(model)}, seed {sweep.seed}, wall {result.wall_s:.0f} s, "

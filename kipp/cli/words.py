@@ -25,6 +25,8 @@ from kipp.cli.click_words import click_speaks, click_word
 from kipp.cli.language_option import META_KEY, command_language, language_in
 from kipp.language import N_, SOURCE_LANGUAGE, Language
 
+HELP_OPTION_HELP = "Show this message and exit."
+"""click's help of ``--help`` (in click's catalogue, :mod:`kipp.cli.click_words`)."""
 OPTIONS_METAVAR = N_("[OPTIONS]")
 COMMAND_METAVAR = N_("COMMAND [ARGS]...")
 
@@ -120,6 +122,14 @@ class TranslatedHelp:
         if META_KEY not in ctx.meta:
             ctx.meta[META_KEY] = language_in(args)
         return super().parse_args(ctx, args)
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        """click's ``--help``, which click makes once per command, with its words in the language of the
+        command line that made it: its help is put back to the English source, translated when shown."""
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.help = HELP_OPTION_HELP
+        return option
 
     def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
         pieces = super().collect_usage_pieces(ctx)
