@@ -81,5 +81,5 @@ def game(players: str, seed: int, barrels: int, half_turn: bool, sea_dogs: bool,
             click.echo(line)
 
     # an IllegalActionError is a bug in a bot, not the user's mistake: it keeps its traceback
-    with physics_errors("the game stopped", keep=(IllegalActionError,)):
+    with physics_errors(language.gettext("the game stopped"), keep=(IllegalActionError,)):
         play_game(config, referee, bots, seed, params=params, observer=show)

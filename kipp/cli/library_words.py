@@ -12,7 +12,10 @@ The sources covered: the game's set-up (:class:`kipp.rules.config.ConfigError`),
 files (:class:`sim.toml_schema.TomlError`, :class:`sim.params.ParamsError`), the user files read
 with :func:`sim.user_files.read_user_file` and :func:`sim.user_files.loads_json`, the results
 files and their writer lock (:mod:`kipp.analysis.results_store`, :mod:`kipp.analysis.results_lock`)
-and the barrel orders of ``kipp tune --orders`` (:mod:`kipp.analysis.orders`).
+the barrel orders of ``kipp tune --orders`` (:mod:`kipp.analysis.orders`) and its ``--find``
+(:mod:`kipp.analysis.difficulty.racing`), the executors of the sweeps (:mod:`kipp.analysis.executor`),
+``kipp design``'s question (:mod:`kipp.analysis.parameters.design`) and the recordings that
+``kipp replay`` reads (:mod:`kipp.rules.transcript`, :mod:`kipp.rules.replay`).
 """
 
 from __future__ import annotations
@@ -78,6 +81,40 @@ TEMPLATES = (
     N_("no orders (one per line, like {example})"),
     N_("expected 1 to {count} orders of {barrels} barrels"),
     N_("expected sample:N with N a whole number"),
+    # kipp.analysis.difficulty.racing (--find)
+    N_("expected hardest:N or easiest:N with N a whole number >= 1"),
+    N_("expected hardest:N, easiest:N or both, like hardest:20,easiest:20"),
+    N_("asks for {count} of only {orders} orders"),
+    # kipp.analysis.executor
+    N_("--scheduler needs Dask: pip install 'kipp-kipp-ahoi[dask]'"),
+    N_("cannot reach the Dask scheduler at {address}: {reason}"),
+    N_("a Dask worker died each of the {times} times one task ran; stopped the sweep (does that task crash its "
+       "process?)"),
+    N_("a worker process died ({cause}) each of the {times} times one task ran; stopped the sweep (does that task "
+       "crash its process?)"),
+    # kipp.analysis.parameters.design
+    N_("expected a completion rate between 0 and 1, got {target}"),
+    N_("{key} is not a numeric key of the parameter file (e.g. ship.thread_pitch_mm, friction.mu, "
+       "barrels.large.mass_g; see `kipp params`)"),
+    N_("{key} is not a number"),
+    N_("{key} is a whole number; the design needs a continuous parameter"),
+    N_("{key} has no finite plausible range; give one with --range LOW,HIGH"),
+    N_("expected {low} <= LOW < HIGH <= {high} for {key}, got {values}"),
+    N_("not reached for {key} within {low} to {high}: P(complete) runs from {first} to {last} ({player}, {rounds} "
+       "rounds per value)"),
+    # kipp.rules.replay, kipp.rules.transcript
+    N_("line {number}: {problem}"),
+    N_("after line {number}: {problem}"),
+    N_("bad game_start ({problem})"),
+    N_("unknown referee {name}; expected one of {names}"),
+    N_("recorded with parameter set {recorded}, replaying with {replaying} (use the same --params)"),
+    N_("event after the end of the game"),
+    N_("bad {event} event ({problem})"),
+    N_("recorded {event} did not happen in the replay"),
+    N_("the replay has a {event} event the record lacks ({details})"),
+    N_("the transcript ends at line {number} before the game is over"),
+    N_("not an event of the transcript vocabulary"),
+    N_("does not start with a game_start event"),
 )
 """The English sentences, with ``{field}`` where the library fills in a part."""
 

@@ -94,6 +94,20 @@ def _stdout_broken() -> bool:
     return True
 
 
+def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """``kipp --version``: click's line (``kipp, version 0.1.0``), in the command line's language."""
+    if not value or ctx.resilient_parsing:
+        return
+    from importlib.metadata import version
+
+    from kipp.cli.click_words import click_word
+
+    message = click_word(command_language(ctx), "%(prog)s, version %(version)s")
+    click.echo(message % {"prog": ctx.find_root().info_name, "package": "kipp-kipp-ahoi",
+                          "version": version("kipp-kipp-ahoi")})
+    ctx.exit()
+
+
 class _LazyGroup(TranslatedHelp, click.Group):
     """Subcommands imported on demand; usage errors on one line (the contract of every
     subcommand: bad input gets one ``Error: ...`` line and exit code 2, never a traceback);
@@ -146,7 +160,8 @@ class _LazyGroup(TranslatedHelp, click.Group):
     N_("Every command speaks German or English: --language de|en, here or after the command (kipp --language "
        "de tune --help, kipp tune --language de); without it the system's locale (LANG) decides."),
 ))
-@click.version_option(package_name="kipp-kipp-ahoi")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
+              help="Show the version and exit.")
 @language_option
 def main(language) -> None:
     """The ``kipp`` group (its help is the ``help`` above; the commands do the work)."""

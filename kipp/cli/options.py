@@ -429,7 +429,7 @@ def sweep_errors(out: str | None = None) -> Iterator[None]:
     except ResultsFileError as error:
         raise UserError(f"--out: {library_error(error)}") from None
     except ExecutorError as error:
-        raise UserError(str(error)) from None
+        raise UserError(library_error(error)) from None
 
 
 def _holds_results(path: str) -> bool:

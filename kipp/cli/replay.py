@@ -74,16 +74,18 @@ def check_recording(file: str, events: list[dict], params: Params):
 
     A recording whose outcomes differ (or that is no game) is a :class:`UserError`, the
     one line that both ``--check`` and the visual replay give."""
+    _ = command_language().gettext
     try:
-        with physics_errors(f"{file}: the replay stopped", keep=(ReplayMismatch, TranscriptError)):
+        with physics_errors(_("{file}: the replay stopped").format(file=file), keep=(ReplayMismatch, TranscriptError)):
             referee = make_referee(header_referee(events[0]), params)
             state = replay_events(events, referee, params, unfinished=True)
             header_models(events[0])  # a malformed models list is a bad recording too
             return state
     except ReplayMismatch as error:
-        raise UserError(f"{file}: replay differs: {error}") from None
+        raise UserError(_("{file}: replay differs: {problem}").format(file=file, problem=library_error(error))
+                        ) from None
     except TranscriptError as error:
-        raise UserError(f"{file}: {error}") from None
+        raise UserError(f"{file}: {library_error(error)}") from None
 
 
 MAX_RECORDING_BYTES = 20_000_000
@@ -108,7 +110,7 @@ def read_recording(file: str) -> list[dict]:
     try:
         return parse_json_lines(text, file)
     except TranscriptError as error:
-        raise UserError(str(error)) from None
+        raise UserError(library_error(error)) from None
 
 
 def show_replay(path: str, params: Params | None = None, *, max_frames: int | None = None,
@@ -134,7 +136,7 @@ def show_replay(path: str, params: Params | None = None, *, max_frames: int | No
         referee_name = header_referee(header)
         check_params(header, params)
     except (TranscriptError, ReplayMismatch) as error:
-        raise UserError(f"{path}: {error}") from None
+        raise UserError(f"{path}: {library_error(error)}") from None
     ensure_display(max_frames is not None or screenshot is not None)
     check_recording(path, events, params)
 

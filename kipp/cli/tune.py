@@ -122,7 +122,7 @@ def check_find(text: str | None, n_orders: int):
     try:
         return parse_find(text, n_orders)
     except FindError as error:
-        raise UserError(f"--find: {error}") from None
+        raise UserError(f"--find: {library_error(error)}") from None
 
 
 def _orders(spec: str, barrels: int, seed: int) -> list[tuple[str, ...]]:

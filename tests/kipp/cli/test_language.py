@@ -244,3 +244,10 @@ def test_every_word_the_installed_click_asks_for_has_german():
     missing = sorted(word for word in asked if not catalogue.get(word) or not all(
         [catalogue[word]] if isinstance(catalogue[word], str) else catalogue[word]))
     assert not missing
+
+
+def test_the_version_line_speaks_the_language_too():
+    from importlib.metadata import version
+
+    assert invoke(["--version"], C_LOCALE).output == f"kipp, version {version('kipp-kipp-ahoi')}\n"
+    assert invoke(["--version"], GERMAN).output == f"kipp, Version {version('kipp-kipp-ahoi')}\n"
