@@ -296,9 +296,11 @@ def _one_referee(sweep: Sweep, rounds: int, referee_name: str, execution: Execut
     with results_path(out) as path, sweep_errors(out):
         summaries = referee_sweep(run, sweep.orders, sweep.params, path, workers=execution.workers,
                                   scheduler=execution.scheduler, progress=execution.progress)
-    click.echo(f"{len(sweep.orders)} orders x {rounds} rounds, {game_words(model)}; player: {model.player} "
-               f"(aim {bot.aim}, sigma {bot.sigma_mm:g} mm, wild {bot.wild}); referee {referee_name}; "
-               f"seed {sweep.seed}")
+    click.echo(command_language().gettext(
+        "{orders} orders x {rounds} rounds, {game}; player: {player} (aim {aim}, sigma {sigma} mm, wild {wild}); "
+        "referee {referee}; seed {seed}").format(
+        orders=len(sweep.orders), rounds=rounds, game=game_words(model), player=model.player, aim=bot.aim,
+        sigma=f"{bot.sigma_mm:g}", wild=bot.wild, referee=referee_name, seed=sweep.seed))
     click.echo(format_table(summaries, outputs.top))
     if out is not None:
         click.echo(command_language().gettext("Counts of every order: {path}").format(path=out))
@@ -324,7 +326,8 @@ def _quality(sweep: Sweep, plan: Plan, confirm_top: int | None, execution: Execu
         done = quality_sweep(run, sweep.orders, sweep.params, path, workers=execution.workers,
                              scheduler=execution.scheduler, progress=execution.progress, confirm_top=confirm_top)
     result = done.result
-    click.echo(f"{describe(model, sweep.bot, len(sweep.orders))}; seed {sweep.seed}")
+    click.echo(command_language().gettext("{sweep}; seed {seed}").format(
+        sweep=describe(model, sweep.bot, len(sweep.orders)), seed=sweep.seed))
     click.echo(format_quality(result, outputs.top))
     if done.confirmed is not None:
         click.echo(format_report(done.confirmed))
@@ -347,5 +350,6 @@ def _race(sweep: Sweep, question, referee_name: str, execution: Execution, *, ma
         result = race_orders(sweep.orders, sweep.model, referee_name, sweep.params, sweep.seed,
                              question, workers=execution.workers, scheduler=execution.scheduler,
                              max_rounds=max_rounds, progress=execution.progress)
-    click.echo(f"{describe(sweep.model, sweep.bot, len(sweep.orders))}; referee {referee_name}; seed {sweep.seed}")
+    click.echo(command_language().gettext("{sweep}; referee {referee}; seed {seed}").format(
+        sweep=describe(sweep.model, sweep.bot, len(sweep.orders)), referee=referee_name, seed=sweep.seed))
     click.echo(format_race(result, sweep.orders))
