@@ -77,7 +77,7 @@ def calibrate(measurements: Path | None, out: Path | None, start: Path | None, s
         data = load_measurements(measurements, sizes)
         result = fit(data, start, seed=seed, n_draws=draws, progress=progress)
     except (MeasurementError, CalibrationError) as error:
-        raise UserError(str(error)) from None
+        raise UserError(library_error(error)) from None
     try:
         write_params(result, out, start, source=str(measurements), seed=seed)
     except (OSError, ParamsError) as error:

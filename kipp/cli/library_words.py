@@ -15,7 +15,9 @@ files and their writer lock (:mod:`kipp.analysis.results_store`, :mod:`kipp.anal
 the barrel orders of ``kipp tune --orders`` (:mod:`kipp.analysis.orders`) and its ``--find``
 (:mod:`kipp.analysis.difficulty.racing`), the executors of the sweeps (:mod:`kipp.analysis.executor`),
 ``kipp design``'s question (:mod:`kipp.analysis.parameters.design`) and the recordings that
-``kipp replay`` reads (:mod:`kipp.rules.transcript`, :mod:`kipp.rules.replay`).
+``kipp replay`` reads (:mod:`kipp.rules.transcript`, :mod:`kipp.rules.replay`), the uncertain
+parameters of ``kipp sensitivity --only`` and most of ``kipp calibrate``'s refusals of a
+measurement file and of a fit (:mod:`calibration`).
 """
 
 from __future__ import annotations
@@ -115,6 +117,34 @@ TEMPLATES = (
     N_("the transcript ends at line {number} before the game is over"),
     N_("not an event of the transcript vocabulary"),
     N_("does not start with a game_start event"),
+    # kipp.analysis.parameters.uncertain (--only)
+    N_("unknown uncertain parameter {name}; known: {names}"),
+    # calibration (kipp calibrate's measurements and fit)
+    N_("empty list of readings"),
+    N_("unknown sailor {name}; expected one of {names}"),
+    N_("expected a non-empty list of barrel sizes, got {value}"),
+    N_("unknown barrel size {name}; expected one of {names}"),
+    N_("unknown barrel size; expected one of {names}"),
+    N_("must not be 0"),
+    N_("expected a non-empty list of sailors, got {value}"),
+    N_("give exactly one of fell_after_turn = K or stood = true"),
+    N_("must be true (use fell_after_turn for a fall), got {value}"),
+    N_("must be an integer between 1 and {count}, got {value}"),
+    N_("expected a non-empty list of die faces, got {value}"),
+    N_("a wild roll must name the sailor turned, e.g. 'wild:red'"),
+    N_("unknown face {face}; expected red, yellow, blue or wild:SAILOR"),
+    N_("more barrels placed than the {count} in the order"),
+    N_("the round was over after the last barrel's turn"),
+    N_("not crashed, but only {placed} of {count} barrels were placed"),
+    N_("give exactly one of tilt_deg or turns"),
+    N_("{tilt} deg is not a sliding angle (must be < 60)"),
+    N_("unknown section (expected one of: {names})"),
+    N_("measure all three screws or none (missing: {missing})"),
+    N_("the measurement file holds no data to fit"),
+    N_("the fitted values make an impossible parameter set: {problem}"),
+    N_("{count} reading(s); the pitch needs at least 2"),
+    N_("{count} test(s); friction needs at least 2"),
+    N_("a test's turns leave the deck level; it cannot have slid there"),
 )
 """The English sentences, with ``{field}`` where the library fills in a part."""
 

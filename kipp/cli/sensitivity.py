@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from kipp.cli.language_option import language_option
+from kipp.cli.language_option import command_language, language_option
 from kipp.cli.options import (
     MAX_ROUNDS,
     UserError,
@@ -50,7 +50,9 @@ def _parameters(ctx, param, value):
     try:
         return tuple(by_name(name.strip()) for name in value.split(","))
     except KeyError as error:
-        raise UserError(f"--only: {error.args[0]}") from None
+        from kipp.cli.library_words import library_words
+
+        raise UserError(f"--only: {library_words(error.args[0], command_language(ctx))}") from None
 
 
 def parameters_help() -> str:
