@@ -124,8 +124,13 @@ class TranslatedHelp:
         return super().parse_args(ctx, args)
 
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
-        """click's ``--help``, which click makes once per command, with its words in the language of the
-        command line that made it: its help is put back to the English source, translated when shown."""
+        """click's ``--help``, which click makes once per command (and keeps), with the names and the words
+        of the command line that made it: made again when this one names it otherwise (``-h`` under the
+        group, not when the command runs alone), and its help put back to the English source,
+        translated when shown."""
+        kept = getattr(self, "_help_option", None)
+        if kept is not None and set(kept.opts) != set(self.get_help_option_names(ctx)):
+            self._help_option = None
         option = super().get_help_option(ctx)
         if option is not None:
             option.help = HELP_OPTION_HELP

@@ -251,3 +251,10 @@ def test_the_version_line_speaks_the_language_too():
 
     assert invoke(["--version"], C_LOCALE).output == f"kipp, version {version('kipp-kipp-ahoi')}\n"
     assert invoke(["--version"], GERMAN).output == f"kipp, Version {version('kipp-kipp-ahoi')}\n"
+
+
+def test_a_command_run_alone_first_does_not_change_its_help_under_the_group():
+    from kipp.cli.bench import bench
+
+    assert CliRunner().invoke(bench, ["--help"], env=C_LOCALE).output.count("-h, --help") == 0
+    assert "  -h, --help " in invoke(["bench", "--help"], C_LOCALE).output
