@@ -8,7 +8,8 @@ error). So does a failure of the system to do what the command asked (an ``OSErr
 command turned into its own message): a full disk under the standard output
 (``kipp game --json > /dev/full``), a file that vanished; a standard output that cannot be
 written is then let go (pointed at ``/dev/null``), so that Python's exit does not fail on it
-a second time.
+a second time. Help, errors and click's own words are in the command line's language
+(``--language``, else the locale: :mod:`kipp.cli.language_option`, :mod:`kipp.cli.words`).
 """
 
 from __future__ import annotations
