@@ -8,7 +8,8 @@ error). So does a failure of the system to do what the command asked (an ``OSErr
 command turned into its own message): a full disk under the standard output
 (``kipp game --json > /dev/full``), a file that vanished; a standard output that cannot be
 written is then let go (pointed at ``/dev/null``), so that Python's exit does not fail on it
-a second time.
+a second time. Help, errors and click's own words are in the command line's language
+(``--language``, else the locale: :mod:`kipp.cli.language_option`, :mod:`kipp.cli.words`).
 """
 
 from __future__ import annotations
@@ -21,18 +22,23 @@ import sys
 
 import click
 
+from kipp.cli.language_option import command_language, language_option
+from kipp.cli.words import TranslatedHelp, paragraphs, translate
+from kipp.language import N_
+
 # name -> (module, attribute, one-line help shown in `kipp --help`)
 _SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
-    "game": ("kipp.cli.game", "game", "Play a whole game headless with bots; print a transcript."),
-    "replay": ("kipp.cli.replay", "replay", "Re-play a recorded JSON game; --check verifies it."),
-    "play": ("kipp.cli.play", "play", "Play on screen: people and bots, physics in real time."),
-    "params": ("kipp.cli.params", "params", "Print the default parameter file (TOML) to copy and edit."),
-    "calibrate": ("kipp.cli.calibrate", "calibrate", "Fit the parameters to measurements of a real set."),
-    "bench": ("kipp.cli.bench", "bench", "Measure referee speeds and agreement with physics on this machine."),
-    "tune": ("kipp.cli.tune", "tune", "Rank barrel orders by difficulty (P(complete), barrels stacked)."),
-    "compare": ("kipp.cli.compare", "compare", "Compare the standard game with the variants, with intervals."),
-    "sensitivity": ("kipp.cli.sensitivity", "sensitivity", "How the answers move over the toy's uncertain parameters."),
-    "design": ("kipp.cli.design", "design", "The value of one parameter that gives a target completion rate."),
+    "game": ("kipp.cli.game", "game", N_("Play a whole game headless with bots; print a transcript.")),
+    "replay": ("kipp.cli.replay", "replay", N_("Re-play a recorded JSON game; --check verifies it.")),
+    "play": ("kipp.cli.play", "play", N_("Play on screen: people and bots, physics in real time.")),
+    "params": ("kipp.cli.params", "params", N_("Print the default parameter file (TOML) to copy and edit.")),
+    "calibrate": ("kipp.cli.calibrate", "calibrate", N_("Fit the parameters to measurements of a real set.")),
+    "bench": ("kipp.cli.bench", "bench", N_("Measure referee speeds and agreement with physics on this machine.")),
+    "tune": ("kipp.cli.tune", "tune", N_("Rank barrel orders by difficulty (P(complete), barrels stacked).")),
+    "compare": ("kipp.cli.compare", "compare", N_("Compare the standard game with the variants, with intervals.")),
+    "sensitivity": ("kipp.cli.sensitivity", "sensitivity",
+                    N_("How the answers move over the toy's uncertain parameters.")),
+    "design": ("kipp.cli.design", "design", N_("The value of one parameter that gives a target completion rate.")),
 }
 
 
@@ -42,20 +48,22 @@ def _one_line(error: click.UsageError) -> click.ClickException:
 
     where = error.ctx.command_path if error.ctx is not None else "kipp"
     message = " ".join(error.format_message().split())
-    return UserError(f"{where}: {message}")
+    return UserError(f"{where}: {message}")  # click's words, in the command line's language
 
 
 def _system_error(ctx: click.Context, error: OSError) -> click.ClickException:
     """An ``OSError`` that reached the top as one ``Error: <command>: <what failed>`` line (exit 2)."""
     from kipp.cli.options import UserError
 
+    _ = command_language(ctx).gettext
     where = ctx.invoked_subcommand and f"{ctx.command_path} {ctx.invoked_subcommand}" or ctx.command_path
     reason = error.strerror or str(error)
     if _stdout_broken() or (error.filename is None and _raised_by_echo(error)):
-        return UserError(f"{where}: cannot write the standard output ({reason})")
+        return UserError(_("{where}: cannot write the standard output ({reason})").format(where=where, reason=reason))
     if error.filename is None:
-        return UserError(f"{where}: failed ({reason})")
-    return UserError(f"{where}: cannot use {error.filename} ({reason})")
+        return UserError(_("{where}: failed ({reason})").format(where=where, reason=reason))
+    return UserError(_("{where}: cannot use {file} ({reason})").format(where=where, file=error.filename,
+                                                                       reason=reason))
 
 
 def _raised_by_echo(error: BaseException) -> bool:
@@ -87,9 +95,24 @@ def _stdout_broken() -> bool:
     return True
 
 
-class _LazyGroup(click.Group):
+def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """``kipp --version``: click's line (``kipp, version 0.1.0``), in the command line's language."""
+    if not value or ctx.resilient_parsing:
+        return
+    from importlib.metadata import version
+
+    from kipp.cli.click_words import click_word
+
+    message = click_word(command_language(ctx), "%(prog)s, version %(version)s")
+    click.echo(message % {"prog": ctx.find_root().info_name, "package": "kipp-kipp-ahoi",
+                          "version": version("kipp-kipp-ahoi")})
+    ctx.exit()
+
+
+class _LazyGroup(TranslatedHelp, click.Group):
     """Subcommands imported on demand; usage errors on one line (the contract of every
-    subcommand: bad input gets one ``Error: ...`` line and exit code 2, never a traceback)."""
+    subcommand: bad input gets one ``Error: ...`` line and exit code 2, never a traceback);
+    words in the command line's language (:class:`kipp.cli.words.TranslatedHelp`)."""
 
     def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
         try:
@@ -121,21 +144,28 @@ class _LazyGroup(click.Group):
         return getattr(importlib.import_module(module), attribute)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, _SUBCOMMANDS[name][2]) for name in self.list_commands(ctx)]
-        with formatter.section("Commands"):
+        from kipp.cli.click_words import click_word
+
+        language = command_language(ctx)
+        rows = [(name, translate(_SUBCOMMANDS[name][2], language)) for name in self.list_commands(ctx)]
+        with formatter.section(click_word(language, "Commands")):
             formatter.write_dl(rows)
 
 
-@click.group("kipp", cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="kipp-kipp-ahoi")
-def main() -> None:
-    """Kipp, Kipp, Ahoi! -- stack barrels on a tilting ship, on screen and in the lab.
-
-    Physics (a 2D pymunk model of the ship, its three sailor screws and the barrel
-    tower) decides every crash. Parameters come from sim/default_params.toml
-    (`kipp params` prints them), overridable with --params FILE on every subcommand
-    that uses them. Bad input gets one "Error: ..." line and exit code 2.
-    """
+@click.group("kipp", cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]}, help=paragraphs(
+    N_("Kipp, Kipp, Ahoi! -- stack barrels on a tilting ship, on screen and in the lab."),
+    N_("Physics (a 2D pymunk model of the ship, its three sailor screws and the barrel tower) decides every "
+       "crash. Parameters come from sim/default_params.toml (`kipp params` prints them), overridable with "
+       "--params FILE on every subcommand that uses them. Bad input gets one \"Error: ...\" line and exit "
+       "code 2."),
+    N_("Every command speaks German or English: --language de|en, here or after the command (kipp --language "
+       "de tune --help, kipp tune --language de); without it the system's locale (LANG) decides."),
+))
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
+              help="Show the version and exit.")
+@language_option
+def main(language) -> None:
+    """The ``kipp`` group (its help is the ``help`` above; the commands do the work)."""
 
 
 def run(**options) -> None:

@@ -23,6 +23,9 @@ from typing import Callable, Iterator
 
 import click
 
+from kipp.cli.language_option import command_language
+from kipp.cli.words import Joined, Text
+from kipp.language import N_
 from kipp.rules.config import BARREL_COUNTS, MAX_PLAYERS, ConfigError, GameConfig, check_player_count
 from sim.params import Params, ParamsError, load_params
 from sim.referees import referee_names
@@ -40,7 +43,15 @@ class UserError(click.ClickException):
 
 def _user_error(error: ConfigError) -> UserError:
     option = _CONFIG_OPTIONS.get(error.field)
-    return UserError(f"{option}: {error}" if option else str(error))
+    message = library_error(error)
+    return UserError(f"{option}: {message}" if option else message)
+
+
+def library_error(error: Exception) -> str:
+    """A library's one-line refusal in the command line's language (:mod:`kipp.cli.library_words`)."""
+    from kipp.cli.library_words import library_words
+
+    return library_words(str(error), command_language())
 
 
 def game_config(**fields) -> GameConfig:
@@ -79,19 +90,21 @@ def parse_players(text: str, option: str = "--players") -> int | tuple[str, ...]
     name that reads as a number (``-1``, ``2.5``, ``nan``, ``1e3``), which is a mistyped
     count rather than somebody's name.
     """
+    _ = command_language().gettext
     text = text.strip()
     if _COUNT.fullmatch(text):
         if len(text) > MAX_DIGITS:
-            raise UserError(f"{option}: a game has 1 to {MAX_PLAYERS} players, got a number of {len(text):,} digits")
+            raise UserError(_("{option}: a game has 1 to {max_players} players, got a number of {digits} digits")
+                            .format(option=option, max_players=MAX_PLAYERS, digits=f"{len(text):,}"))
         return player_count(int(text))
     names = tuple(name.strip() for name in text.split(","))
     if not text or any(not name for name in names):
-        raise UserError(f"{option}: expected a count (1-4) or comma-separated names such as \"Ann,Ben\", "
-                        f"got {text!r}")
+        raise UserError(_("{option}: expected a count (1-4) or comma-separated names such as \"Ann,Ben\", "
+                          "got {text!r}").format(option=option, text=text))
     for name in names:
         if _is_number(name):
-            raise UserError(f"{option}: expected a count (1-4) or comma-separated names, got {name!r} "
-                            "(a name must not be a number)")
+            raise UserError(_("{option}: expected a count (1-4) or comma-separated names, got {name!r} "
+                              "(a name must not be a number)").format(option=option, name=name))
     player_count(len(names))
     return names
 
@@ -107,33 +120,38 @@ def check_output(option: str, path: str | Path | None, *, suffix: str | None = N
     """
     if path is None:
         return None
+    _ = command_language().gettext
     text = str(path)
     target = Path(text)
     if not text or text.endswith(("/", os.sep)) or target.is_dir():
-        raise UserError(f"{option}: {text} is a folder; give a file name in it")
+        raise UserError(_("{option}: {path} is a folder; give a file name in it").format(option=option, path=text))
     if suffix is not None and target.suffix.lower() != suffix:
-        raise UserError(f"{option}: expected a {suffix} file name, got {text!r}")
+        raise UserError(_("{option}: expected a {suffix} file name, got {path!r}").format(
+            option=option, suffix=suffix, path=text))
     folder = target.parent
     ancestor = folder
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent
     if not ancestor.is_dir():
-        raise UserError(f"{option}: {ancestor} is a file, not a folder, so {text} cannot be written")
+        raise UserError(_("{option}: {ancestor} is a file, not a folder, so {path} cannot be written").format(
+            option=option, ancestor=ancestor, path=text))
     if not folder.is_dir():
-        raise UserError(f"{option}: no such directory {str(folder)!r}")
+        raise UserError(_("{option}: no such directory {folder!r}").format(option=option, folder=str(folder)))
     try:
         probe = tempfile.NamedTemporaryFile(dir=folder, prefix=".kipp-probe-")
         probe.close()
     except OSError as error:
-        raise UserError(f"{option}: cannot write in folder {folder} ({error.strerror or error})") from None
+        raise UserError(_("{option}: cannot write in folder {folder} ({reason})").format(
+            option=option, folder=folder, reason=error.strerror or error)) from None
     if target.exists():
         if not target.is_file():
-            raise UserError(f"{option}: {text} exists and is not a regular file")
+            raise UserError(_("{option}: {path} exists and is not a regular file").format(option=option, path=text))
         try:
             with open(target, "r+b"):
                 pass
         except OSError as error:
-            raise UserError(f"{option}: cannot write {text} ({error.strerror or error})") from None
+            raise UserError(_("{option}: cannot write {path} ({reason})").format(
+                option=option, path=text, reason=error.strerror or error)) from None
     return text
 
 
@@ -162,7 +180,8 @@ def bounded(option: str, low: float, high: float, value: str | None, default: fl
     except ValueError:
         number = math.nan
     if not (math.isfinite(number) and low <= number <= high):
-        raise UserError(f"{option}: expected a number >= {low:g} and <= {high:g}, got {value!r}")
+        raise UserError(command_language().gettext("{option}: expected a number >= {low} and <= {high}, got {value!r}")
+                        .format(option=option, low=f"{low:g}", high=f"{high:g}", value=value))
     return number
 
 
@@ -184,8 +203,9 @@ def physics_errors(what: str = "the game stopped", keep: tuple[type[BaseExceptio
 
         if not isinstance(error, PhysicsError):
             raise
-        raise UserError(f"{what}: {error} (check [solver] in --params: more steps_per_second "
-                        "or iterations)") from None
+        raise UserError(command_language().gettext("{what}: {error} (check [solver] in --params: more "
+                                                   "steps_per_second or iterations)").format(what=what, error=error)
+                        ) from None
 
 
 def _load(ctx: click.Context, param: click.Parameter, value: str | None) -> Params:
@@ -193,39 +213,45 @@ def _load(ctx: click.Context, param: click.Parameter, value: str | None) -> Para
     try:
         return load_params(value)
     except ParamsError as error:
-        raise UserError(f"--params: {error}") from None
+        raise UserError(f"--params: {library_error(error)}") from None
+
+
+
 
 
 params_option = click.option(
     "--params", "params", metavar="FILE", default=None, callback=_load,
-    help="TOML parameter file overriding the defaults (see `kipp params`).",
+    help=N_("TOML parameter file overriding the defaults (see `kipp params`)."),
 )
 """``--params FILE``: hands the command the parameter set (:class:`sim.params.Params`), the
 defaults when it is not given."""
 
 seed_option = click.option(
     "--seed", type=click.IntRange(min=0), default=0, show_default=True,
-    help="Root random seed: the same seed and options give the same result.",
+    help=N_("Root random seed: the same seed and options give the same result."),
 )
 
 
 def _barrels(ctx: click.Context, param: click.Parameter, value) -> int:
     text = str(value).strip()
     if not (text.isascii() and text.isdigit()) or len(text) > 3 or int(text) not in BARREL_COUNTS:
-        raise UserError(f"--barrels: expected {' or '.join(map(str, BARREL_COUNTS))}, got {value!r}")
+        _ = command_language().gettext
+        raise UserError(_("--barrels: expected {choices}, got {value!r}").format(
+            choices=_(" or ").join(map(str, BARREL_COUNTS)), value=value))
     return int(text)
 
 
 barrels_option = click.option(
     "--barrels", default=str(BARREL_COUNTS[0]), show_default=True, metavar="|".join(map(str, BARREL_COUNTS)),
-    callback=_barrels, help="Barrels per round (9: the younger sailors' variant).",
+    callback=_barrels, help=N_("Barrels per round (9: the younger sailors' variant)."),
 )
 
 
 def check_referee(name: str, what: str = "--referee") -> str:
     """``name`` if it is a registered referee, else a :class:`UserError` naming the choices."""
     if name not in referee_names():
-        raise UserError(f"{what}: unknown referee {name!r}; expected one of {', '.join(referee_names())}")
+        raise UserError(command_language().gettext("{what}: unknown referee {name!r}; expected one of {names}").format(
+            what=what, name=name, names=", ".join(referee_names())))
     return name
 
 
@@ -233,16 +259,18 @@ def referee_option(default: str | Callable[[], str], default_help: str | None = 
     """``--referee NAME``, one of :func:`sim.referees.referee_names`, checked in a callback.
 
     ``default`` is a name or a function giving one (evaluated when the command runs);
-    ``default_help`` describes it in ``--help`` (default: the name).
+    ``default_help`` describes it in ``--help`` (default: the name; words marked with ``N_``
+    or a :class:`~kipp.cli.words.Text`, translated there).
     """
     names = referee_names()
     shown = default_help if default_help is not None else str(default)
     return click.option(
         "--referee", "referee_name", default=default, metavar="|".join(names),
         callback=lambda ctx, param, value: None if value is None else check_referee(value),
-        help=f"Who decides crashes: {', '.join(names)} (physics is the ground truth; fast and hybrid "
-             f"are faster approximations, see `kipp bench`; loop is physics without its compound fast path, "
-             f"the referee `kipp play` animates and records) [default: {shown}].",
+        help=Text(N_("Who decides crashes: {names} (physics is the ground truth; fast and hybrid "
+                     "are faster approximations, see `kipp bench`; loop is physics without its compound fast path, "
+                     "the referee `kipp play` animates and records) [default: {shown}]."),
+                  names=", ".join(names), shown=Text(shown) if default_help is not None else shown),
     )
 
 
@@ -252,22 +280,54 @@ def check_player_model(option: str, name: str) -> str:
     from kipp.players.models import MODELS
 
     if name not in MODELS:
-        raise UserError(f"{option}: unknown player model {name!r}; known: {', '.join(MODELS)}")
+        raise UserError(command_language().gettext("{option}: unknown player model {name!r}; known: {names}").format(
+            option=option, name=name, names=", ".join(MODELS)))
     return name
+
+
+_MODEL_WORDS = {
+    "aim": {"centre": N_("aims at the centre of the top barrel"),
+            "balance": N_("sets each barrel a little uphill of the coming tilt"),
+            "learned": N_("aims by a policy trained on the Gymnasium environment"),
+            "captain": N_("plays for chips, not just towers, as learned against itself and the bots")},
+    "wild": {"leveler": N_("levels the deck on a wild roll"), "random": N_("turns any sailor on a wild roll"),
+             "joint": N_("picks a wild roll's sailor with the aim"),
+             "captain": N_("turns a wild roll's sailor thinking of the next player")},
+    "passing": {"never": N_("never passes"), "cautious": N_("passes when the worst face could tip the tower"),
+                "risk": N_("passes when its own crash estimate exceeds N/(2N+1) at N players"),
+                "captain": N_("passes when it learned a pass pays")},
+}
+"""The words of :meth:`kipp.players.models.PlayerModel.describe`, marked for the catalogue (a test
+checks that they make the same English)."""
+
+
+def models_help() -> Joined:
+    """:func:`kipp.players.models.models_help` (every model and what it does), to be translated."""
+    from kipp.players.models import MODELS
+
+    def hand(sigma_mm: float | None) -> Text:
+        if sigma_mm is None:
+            return Text(N_("the parameter set's hand"))
+        return Text(N_("a {sigma_mm} mm hand"), sigma_mm=f"{sigma_mm:g}")
+
+    return Joined("; ", [Text(N_("{name}: {aim}, {hand}, {wild}, {passing}"), name=m.name,
+                              aim=Text(_MODEL_WORDS["aim"][m.aim]), hand=hand(m.sigma_mm),
+                              wild=Text(_MODEL_WORDS["wild"][m.wild]), passing=Text(_MODEL_WORDS["passing"][m.passing]))
+                         for m in MODELS.values()])
 
 
 def player_model_option(option: str, help_intro: str):
     """``--bots MODEL`` / ``--player MODEL``: a named player model, checked in a callback.
 
-    The help text lists every model with what it does (one source of truth:
-    :func:`kipp.players.models.models_help`).
+    The help text (``help_intro``, marked with ``N_``) lists every model with what it does (one source
+    of truth: :mod:`kipp.players.models`, see :func:`models_help`).
     """
-    from kipp.players.models import DEFAULT_MODEL, MODELS, models_help
+    from kipp.players.models import DEFAULT_MODEL, MODELS
 
     dest = option.lstrip("-").replace("-", "_")
     return click.option(option, dest, default=DEFAULT_MODEL, show_default=True, metavar="|".join(MODELS),
                         callback=lambda ctx, param, value: check_player_model(option, value),
-                        help=f"{help_intro} {models_help()}.")
+                        help=Text(N_("{intro} {models}."), intro=Text(help_intro), models=models_help()))
 
 
 
@@ -287,14 +347,17 @@ def whole_number(option: str, minimum: int, maximum: int | None = None):
     def convert(ctx, param, value):
         if value is None:
             return None
+        _ = command_language(ctx).gettext
         text = str(value).strip()
         if len(text) > MAX_DIGITS:  # Python refuses past 4,300 digits; no count needs more than a few
-            raise UserError(f"{option}: expected a whole number of at most {MAX_DIGITS} digits, got "
-                            f"{len(text):,} characters")
+            raise UserError(_("{option}: expected a whole number of at most {max_digits} digits, got {length} "
+                              "characters").format(option=option, max_digits=MAX_DIGITS, length=f"{len(text):,}"))
         if not (text.isascii() and text.isdigit()) or int(text) < minimum:
-            raise UserError(f"{option}: expected a whole number >= {minimum}, got {value!r}")
+            raise UserError(_("{option}: expected a whole number >= {minimum}, got {value!r}").format(
+                option=option, minimum=minimum, value=value))
         if maximum is not None and int(text) > maximum:
-            raise UserError(f"{option}: expected a whole number from {minimum} to {maximum:,}, got {value!r}")
+            raise UserError(_("{option}: expected a whole number from {minimum} to {maximum}, got {value!r}").format(
+                option=option, minimum=minimum, maximum=f"{maximum:,}", value=value))
         return int(text)
     return convert
 
@@ -302,7 +365,8 @@ def whole_number(option: str, minimum: int, maximum: int | None = None):
 def check_scheduler(address: str | None) -> str | None:
     """``--scheduler``: a Dask address like ``tcp://HOST:PORT`` (one-line error otherwise)."""
     if address is not None and "://" not in address:
-        raise UserError(f"--scheduler: expected an address like tcp://HOST:PORT, got {address!r}")
+        raise UserError(command_language().gettext("--scheduler: expected an address like tcp://HOST:PORT, got "
+                                                   "{address!r}").format(address=address))
     return address
 
 
@@ -321,22 +385,26 @@ def save_plot(fig, path: str) -> None:
     """Write the figure to ``--plot`` and say so; an unwritable file is a one-line error."""
     from kipp.analysis.plots import save
 
+    _ = command_language().gettext
     try:
         save(fig, path)
     except OSError as error:
-        raise UserError(f"--plot: cannot write {path}: {error.strerror or error}") from None
-    click.echo(f"Plot: {path}")
+        raise UserError(_("--plot: cannot write {path}: {reason}").format(path=path, reason=error.strerror or error)
+                        ) from None
+    click.echo(_("Plot: {path}").format(path=path))
 
 
 def save_csv(rows, path: str, about: str) -> None:
     """Write ``--csv`` and say so; an unwritable file is a one-line error."""
     from kipp.analysis.export import write_csv
 
+    _ = command_language().gettext
     try:
         write_csv(rows, path, about)
     except OSError as error:
-        raise UserError(f"--csv: cannot write {path}: {error.strerror or error}") from None
-    click.echo(f"Table: {path}")
+        raise UserError(_("--csv: cannot write {path}: {reason}").format(path=path, reason=error.strerror or error)
+                        ) from None
+    click.echo(_("Table: {path}").format(path=path))
 
 
 @contextlib.contextmanager
@@ -359,9 +427,9 @@ def sweep_errors(out: str | None = None) -> Iterator[None]:
             stack.enter_context(removed_on_error(out, keep=_holds_results))
             yield
     except ResultsFileError as error:
-        raise UserError(f"--out: {error}") from None
+        raise UserError(f"--out: {library_error(error)}") from None
     except ExecutorError as error:
-        raise UserError(str(error)) from None
+        raise UserError(library_error(error)) from None
 
 
 def _holds_results(path: str) -> bool:
@@ -392,12 +460,13 @@ def default_referee() -> str:
 
 workers_option = click.option(
     "--workers", default=None, metavar="N", callback=whole_number("--workers", 1, MAX_WORKERS),
-    help=f"Worker processes (default: all cores; at most {MAX_WORKERS}); 1 runs in this process.")
+    help=Text(N_("Worker processes (default: all cores; at most {max_workers}); 1 runs in this process."),
+              max_workers=MAX_WORKERS))
 scheduler_option = click.option(
     "--scheduler", default=None, metavar="tcp://HOST:PORT",
-    help="Run the tasks on this Dask cluster instead (needs the 'dask' extra; workers need kipp installed).")
-analysis_referee_option = referee_option(default_referee, "hybrid if available, else physics")
-progress_option = click.option("--no-progress", is_flag=True, help="No progress bar (it goes to stderr).")
+    help=N_("Run the tasks on this Dask cluster instead (needs the 'dask' extra; workers need kipp installed)."))
+analysis_referee_option = referee_option(default_referee, N_("hybrid if available, else physics"))
+progress_option = click.option("--no-progress", is_flag=True, help=N_("No progress bar (it goes to stderr)."))
 
 
 def sweep_options(command, referee=analysis_referee_option):

@@ -18,6 +18,7 @@ from kipp.analysis.difficulty.quality_plan import (
     TOPPED_FAST_ROUNDS,
     Plan,
 )
+from kipp.cli.language_option import command_language, language_option
 from kipp.cli.options import (
     MAX_ROUNDS,
     UserError,
@@ -27,6 +28,7 @@ from kipp.cli.options import (
     check_plot,
     check_results_out,
     check_scheduler,
+    library_error,
     player_model_option,
     progress_option,
     referee_option,
@@ -37,6 +39,8 @@ from kipp.cli.options import (
     sweep_options,
     whole_number,
 )
+from kipp.cli.words import Command, Text, paragraphs
+from kipp.language import N_, Language
 from kipp.players.bots import WILD_POLICIES, Bot
 from sim.params import Params
 
@@ -79,26 +83,30 @@ def _physics_orders(ctx, param, value):
     try:
         return whole_number("--physics-orders", 2)(ctx, param, value)
     except UserError:
-        raise UserError(f"--physics-orders: expected all or a whole number >= 2, got {value!r}") from None
+        raise UserError(command_language(ctx).gettext("--physics-orders: expected all or a whole number >= 2, got "
+                                                      "{value!r}").format(value=value)) from None
 
 
 def _half_widths(ctx, param, value):
     """``--half-widths``: ``BARRELS,P``, two positive numbers (P below 1)."""
     if value is None:
         return None
+    _ = command_language(ctx).gettext
     parts = [part.strip() for part in str(value).split(",")]
     try:
         barrels, p = (float(part) for part in parts)
     except ValueError:
-        raise UserError(f"--half-widths: expected two numbers BARRELS,P like 0.15,0.07, got {value!r}") from None
+        raise UserError(_("--half-widths: expected two numbers BARRELS,P like 0.15,0.07, got {value!r}").format(
+            value=value)) from None
     if not (0 < barrels <= 12 and 0 < p < 1):
-        raise UserError(f"--half-widths: expected 0 < BARRELS <= 12 and 0 < P < 1, got {value!r}")
+        raise UserError(_("--half-widths: expected 0 < BARRELS <= 12 and 0 < P < 1, got {value!r}").format(
+            value=value))
     return barrels, p
 
 
 tune_referee_option = referee_option(
-    lambda: None, "the physics-quality estimate: fast rounds for every order, corrected by rounds every "
-                  "order also plays with physics; a name plays every round with that one referee")
+    lambda: None, N_("the physics-quality estimate: fast rounds for every order, corrected by rounds every "
+                     "order also plays with physics; a name plays every round with that one referee"))
 
 
 def _tune_options(command):
@@ -114,7 +122,7 @@ def check_find(text: str | None, n_orders: int):
     try:
         return parse_find(text, n_orders)
     except FindError as error:
-        raise UserError(f"--find: {error}") from None
+        raise UserError(f"--find: {library_error(error)}") from None
 
 
 def _orders(spec: str, barrels: int, seed: int) -> list[tuple[str, ...]]:
@@ -124,115 +132,122 @@ def _orders(spec: str, barrels: int, seed: int) -> list[tuple[str, ...]]:
     try:
         return resolve_orders(spec, barrels, seed)
     except OrderError as error:
-        raise UserError(f"--orders: {error}") from None
+        raise UserError(f"--orders: {library_error(error)}") from None
     except UnicodeDecodeError as error:
-        raise UserError(f"--orders: {spec} is not UTF-8 text (byte 0x{error.object[error.start]:02x} at "
-                        f"offset {error.start}); expected one order per line") from None
+        raise UserError(command_language().gettext(
+            "--orders: {spec} is not UTF-8 text (byte {byte} at offset {offset}); expected one order per line").format(
+            spec=spec, byte=f"0x{error.object[error.start]:02x}", offset=error.start)) from None
     except OSError as error:
-        raise UserError(f"--orders: cannot read {spec} ({error.strerror or error})") from None
+        raise UserError(command_language().gettext("--orders: cannot read {spec} ({reason})").format(
+            spec=spec, reason=error.strerror or error)) from None
 
 
-@click.command()
+@click.command(cls=Command, help=paragraphs(
+    N_("Rank barrel orders by how hard they make a round."),
+    Text(N_("A bot of the player model --player plays rounds of every order to a crash or completion; an order's "
+       "difficulty is the share of rounds completed and the mean number of barrels stacked, each with a {level} "
+       "interval. Common random numbers: the k-th round of every order uses the same die rolls and the same "
+       "placement errors, so orders are compared on equal luck; rounds are played once for every prefix the "
+       "orders share."), level="95%"),
+    N_("By default the difficulty is estimated at physics quality for little physics: every order plays --rounds "
+       "fast rounds and --physics-rounds rounds with both the fast referee and physics, whose differences (pooled "
+       "over orders with similar features, and per order) correct the fast rounds; --anchors rounds fix the "
+       "level. With --physics-orders N only N orders drawn at random play the correction's rounds (200 by default "
+       "when more than 1,000 orders are swept). --half-widths tops up the fast rounds of the orders whose "
+       "intervals are still too wide. The intervals include the correction's uncertainty. --referee NAME plays "
+       "every round with that referee instead. --find races for the hardest and easiest orders. Results do not "
+       "depend on --workers or --scheduler."),
+))
 @click.option("--orders", "orders_spec", default="sample:100", show_default=True, metavar="all|sample:N|FILE",
-              help="Which orders: all distinct ones (34,650 with 12 barrels, 1,680 with 9), N drawn at "
-                   "random (seeded), or a file with one order per line like LLMSMSLMSLMS (# comments).")
+              help=N_("Which orders: all distinct ones (34,650 with 12 barrels, 1,680 with 9), N drawn at "
+                      "random (seeded), or a file with one order per line like LLMSMSLMSLMS (# comments)."))
 @click.option("--rounds", default=None, metavar="R", callback=whole_number("--rounds", 1, MAX_ROUNDS),
-              help=f"Rounds played per order (at most {MAX_ROUNDS:,}) [default: {Plan.fast_rounds} fast rounds for "
-                   f"the physics-quality estimate, {TOPPED_FAST_ROUNDS} with --half-widths (the top-up gives more "
-                   "to the orders that need them), 200 with --referee; with --find, the most any order plays: "
-                   "4,096].")
+              help=Text(N_("Rounds played per order (at most {max_rounds}) [default: {fast_rounds} fast rounds for "
+                           "the physics-quality estimate, {topped_rounds} with --half-widths (the top-up gives more "
+                           "to the orders that need them), 200 with --referee; with --find, the most any order "
+                           "plays: 4,096]."),
+                        max_rounds=f"{MAX_ROUNDS:,}", fast_rounds=Plan.fast_rounds, topped_rounds=TOPPED_FAST_ROUNDS))
 @click.option("--physics-rounds", default=None, metavar="P", callback=whole_number("--physics-rounds", 2, MAX_ROUNDS),
-              help="Physics-quality estimate: rounds every order also plays with both referees (the correction), "
-                   f"or with --physics-orders each sampled order [default: {Plan.paired_rounds}, or {SAMPLED_ROUNDS} "
-                   "for each sampled order].")
+              help=Text(N_("Physics-quality estimate: rounds every order also plays with both referees (the "
+                           "correction), or with --physics-orders each sampled order [default: {paired_rounds}, "
+                           "or {sampled_rounds} for each sampled order]."),
+                        paired_rounds=Plan.paired_rounds, sampled_rounds=SAMPLED_ROUNDS))
 @click.option("--physics-orders", default=None, metavar="N|all", callback=_physics_orders,
-              help="Physics-quality estimate: play the correction on N orders drawn at random instead (all: on "
-                   "every order), each --physics-rounds rounds of its own with both referees; a model of it "
-                   "carries it to the rest (on the orders' --correction-features where they predict it out of "
-                   "sample; else its mean), with an order "
-                   "effect in the intervals, and the sample fixes the level (no physics anchors). For large "
-                   "sweeps: the physics rounds of every order cost the more, and the less predictably, the "
-                   "longer towers stand (they share few prefixes that a crash cuts short) "
-                   f"[default: every order when at most {SAMPLED_FROM:,} are swept, else {SAMPLED_ORDERS:,} drawn "
-                   "at random].")
+              help=Text(N_("Physics-quality estimate: play the correction on N orders drawn at random instead (all: "
+                           "on every order), each --physics-rounds rounds of its own with both referees; a model of "
+                           "it carries it to the rest (on the orders' --correction-features where they predict it "
+                           "out of sample; else its mean), with an order effect in the intervals, and the sample "
+                           "fixes the level (no physics anchors). For large sweeps: the physics rounds of every "
+                           "order cost the more, and the less predictably, the longer towers stand (they share few "
+                           "prefixes that a crash cuts short) [default: every order when at most {sampled_from} "
+                           "are swept, else {sampled_orders} drawn at random]."),
+                        sampled_from=f"{SAMPLED_FROM:,}", sampled_orders=f"{SAMPLED_ORDERS:,}"))
 @click.option("--correction-features", default=None, type=click.Choice(["summary", "layout"]),
-              help="Physics-quality estimate: the orders' features the correction's model may use: summary "
-                   "(where the large and the medium barrels sit on average, and which size is at the bottom; "
-                   "tried from 100 sampled orders on) or layout (which size sits at each position, and which "
-                   "sizes stand on which; from 520 orders with twelve barrels: the only set before the summary) "
-                   "[default: summary with --physics-orders sampling, else layout].")
+              help=N_("Physics-quality estimate: the orders' features the correction's model may use: summary "
+                      "(where the large and the medium barrels sit on average, and which size is at the bottom; "
+                      "tried from 100 sampled orders on) or layout (which size sits at each position, and which "
+                      "sizes stand on which; from 520 orders with twelve barrels: the only set before the summary) "
+                      "[default: summary with --physics-orders sampling, else layout]."))
 @click.option("--anchors", default=str(Plan.physics_anchors), show_default=True, metavar="A",
               callback=whole_number("--anchors", 2, MAX_ROUNDS),
-              help="Physics-quality estimate: rounds of randomly drawn orders played by both referees, which "
-                   f"fix the level ({FAST_ANCHORS_PER_PHYSICS} x A more are played by the fast referee alone).")
+              help=Text(N_("Physics-quality estimate: rounds of randomly drawn orders played by both referees, "
+                           "which fix the level ({fast_per_physics} x A more are played by the fast referee "
+                           "alone)."), fast_per_physics=FAST_ANCHORS_PER_PHYSICS))
 @click.option("--half-widths", default=None, metavar="BARRELS,P", callback=_half_widths,
-              help="Physics-quality estimate: after the planned rounds, give every order whose 95% interval is "
-                   "still wider than BARRELS barrels stacked or P on P(complete) more fast rounds, as many as its "
-                   "variance says it needs (in up to 12 top-up stages, at most 8 x --rounds per order; an order "
-                   "whose correction alone is wider gets none), e.g. 0.15,0.07 [default: the planned rounds only].")
+              help=Text(N_("Physics-quality estimate: after the planned rounds, give every order whose {level} "
+                      "interval is still wider than BARRELS barrels stacked or P on P(complete) more fast rounds, "
+                      "as many as its variance says it needs (in up to 12 top-up stages, at most 8 x --rounds per "
+                      "order; an order whose correction alone is wider gets none), e.g. 0.15,0.07 [default: the "
+                      "planned rounds only]."), level="95%"))
 @click.option("--find", "find", default=None, metavar="hardest:N,easiest:M",
-              help="Race instead of sweeping: find the N hardest and M easiest orders (fewest / most barrels "
-                   "stacked) at 95% confidence, giving rounds only to orders still in doubt; --referee plays "
-                   "the race [default there: physics].")
+              help=Text(N_("Race instead of sweeping: find the N hardest and M easiest orders (fewest / most barrels "
+                      "stacked) at {level} confidence, giving rounds only to orders still in doubt; --referee plays "
+                      "the race [default there: physics]."), level="95%"))
 @barrels_option
-@click.option("--half-turn", is_flag=True, help="Sailors turn half a revolution (younger sailors).")
-@player_model_option("--player", "Who plays the rounds:")
+@click.option("--half-turn", is_flag=True, help=N_("Sailors turn half a revolution (younger sailors)."))
+@player_model_option("--player", N_("Who plays the rounds:"))
 @click.option("--sigma-mm", default=None, metavar="S",
-              help="Override the player model's placement error, standard deviation per axis, mm (0 to 20) "
-                   "[default: the model's].")
+              help=N_("Override the player model's placement error, standard deviation per axis, mm (0 to 20) "
+                      "[default: the model's]."))
 @click.option("--wild", default=None, metavar="|".join(WILD_POLICIES),
-              help="Override the player model's choice on a wild roll: the sailor that levels the deck best, "
-                   "a random one, or (balance aim only) the one chosen with the aim [default: the model's].")
+              help=N_("Override the player model's choice on a wild roll: the sailor that levels the deck best, "
+                      "a random one, or (balance aim only) the one chosen with the aim [default: the model's]."))
 @_tune_options
 @click.option("--out", default=None, metavar="FILE.sqlite",
-              help="Results file, written as orders finish (by one run at a time: a second run on it is refused); "
-                   "rerun with the same file to resume.")
-@click.option("--plot", default=None, metavar="FILE.png", help="Plot the distribution of difficulty and "
-              "difficulty against the mean position of the large barrels.")
+              help=N_("Results file, written as orders finish (by one run at a time: a second run on it is "
+                      "refused); rerun with the same file to resume."))
+@click.option("--plot", default=None, metavar="FILE.png", help=N_("Plot the distribution of difficulty and "
+              "difficulty against the mean position of the large barrels."))
 @click.option("--csv", "csv_out", default=None, metavar="FILE.csv[.gz]",
-              help="Also write every order's difficulty with its intervals as a CSV table (gzip for .gz).")
+              help=N_("Also write every order's difficulty with its intervals as a CSV table (gzip for .gz)."))
 @click.option("--top", default="10", show_default=True, metavar="N", callback=whole_number("--top", 1),
-              help="Rows of the hardest and of the easiest orders to print.")
+              help=N_("Rows of the hardest and of the easiest orders to print."))
 @click.option("--confirm", "confirm_top", default=None, metavar="N", callback=whole_number("--confirm", 1),
-              help="Physics-quality estimate: after the sweep, play its N hardest and N easiest orders (by "
-                   f"barrels stacked) again, {CONFIRM_ROUNDS:,} fast rounds each of their own, and print their "
-                   "values with the sweep's "
-                   "correction (the sweep's shared rounds move orders of one family together, and the extremes "
-                   "are also those whose noise pointed that way, so their values can be off by more than their "
-                   "intervals) [default: no confirmation].")
+              help=Text(N_("Physics-quality estimate: after the sweep, play its N hardest and N easiest orders (by "
+                           "barrels stacked) again, {confirm_rounds} fast rounds each of their own, and print their "
+                           "values with the sweep's correction (the sweep's shared rounds move orders of one family "
+                           "together, and the extremes are also those whose noise pointed that way, so their values "
+                           "can be off by more than their intervals) [default: no confirmation]."),
+                        confirm_rounds=f"{CONFIRM_ROUNDS:,}"))
 @progress_option
+@language_option
 def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physics_orders: int | None,
          correction_features: str | None, anchors: int, half_widths: tuple[float, float] | None, find: str | None,
          barrels: int, half_turn: bool, player: str, sigma_mm: str | None, wild: str | None, seed: int,
          params: Params, referee_name: str | None, workers: int | None, scheduler: str | None,
          out: str | None, plot: str | None, csv_out: str | None, top: int, confirm_top: int | None,
-         no_progress: bool) -> None:
-    """Rank barrel orders by how hard they make a round.
-
-    A bot of the player model --player plays rounds of every order to a crash or
-    completion; an order's difficulty is the share of rounds completed and the mean
-    number of barrels stacked, each with a 95% interval. Common random numbers: the
-    k-th round of every order uses the same die rolls and the same placement errors,
-    so orders are compared on equal luck; rounds are played once for every prefix
-    the orders share.
-
-    By default the difficulty is estimated at physics quality for little physics:
-    every order plays --rounds fast rounds and --physics-rounds rounds with both the
-    fast referee and physics, whose differences (pooled over orders with similar
-    features, and per order) correct the fast rounds; --anchors rounds fix the level.
-    With --physics-orders N only N orders drawn at random play the correction's rounds
-    (200 by default when more than 1,000 orders are swept). --half-widths tops up the
-    fast rounds of the orders whose intervals are still too wide.
-    The intervals include the correction's uncertainty. --referee NAME plays every
-    round with that referee instead. --find races for the hardest and easiest orders.
-    Results do not depend on --workers or --scheduler.
+         no_progress: bool, language: Language) -> None:
+    """``kipp tune`` (its help is the ``help`` above): the options checked, then a sweep, a race or the
+    physics-quality estimate, and its table.
     """
     from kipp.analysis.executor import Execution, default_workers
     from kipp.analysis.rounds import RoundModel
 
+    _ = language.gettext
     sigma = bounded("--sigma-mm", 0.0, MAX_SIGMA_MM, sigma_mm)
     if wild is not None and wild not in WILD_POLICIES:
-        raise UserError(f"--wild: expected one of {', '.join(WILD_POLICIES)}, got {wild!r}")
+        raise UserError(_("--wild: expected one of {choices}, got {wild!r}").format(
+            choices=", ".join(WILD_POLICIES), wild=wild))
     model = RoundModel(barrels, half_turn, sigma, wild, player)
     try:
         bot = model.bot(params)
@@ -246,10 +261,11 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
     question = check_find(find, len(orders))
     for name, value in (("--half-widths", half_widths), ("--confirm", confirm_top)):
         if value is not None and (question is not None or referee_name is not None):
-            raise UserError(f"{name}: only for the physics-quality estimate (not with --find or --referee)")
+            raise UserError(_("{option}: only for the physics-quality estimate (not with --find or --referee)")
+                            .format(option=name))
     if confirm_top is not None and 2 * confirm_top > len(orders):
-        raise UserError(f"--confirm: {confirm_top:,} hardest and {confirm_top:,} easiest are more than the "
-                        f"{len(orders):,} orders swept")
+        raise UserError(_("--confirm: {top} hardest and {top} easiest are more than the {orders} orders swept")
+                        .format(top=f"{confirm_top:,}", orders=f"{len(orders):,}"))
     sweep = Sweep(orders, orders_spec, model, bot, params, seed)
     execution = Execution(workers or default_workers(), scheduler, not no_progress)
     outputs = Outputs(out, plot, csv_out, top)
@@ -257,10 +273,11 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
         _race(sweep, question, referee_name or "physics", execution, max_rounds=rounds or 4096)
     elif referee_name is None:
         if rounds == 1:
-            raise UserError("--rounds: the physics-quality estimate needs at least 2 rounds per order "
-                            "(or name one --referee)")
+            raise UserError(_("--rounds: the physics-quality estimate needs at least 2 rounds per order "
+                              "(or name one --referee)"))
         if physics_orders and physics_orders > len(orders):
-            raise UserError(f"--physics-orders: {physics_orders:,} is more than the {len(orders):,} orders swept")
+            raise UserError(_("--physics-orders: {count} is more than the {orders} orders swept").format(
+                count=f"{physics_orders:,}", orders=f"{len(orders):,}"))
         plan = Plan.for_orders(len(orders), fast_rounds=rounds, paired_rounds=physics_rounds,
                                paired_orders=physics_orders, physics_anchors=anchors, half_widths=half_widths,
                                correction_features=correction_features)
@@ -279,12 +296,14 @@ def _one_referee(sweep: Sweep, rounds: int, referee_name: str, execution: Execut
     with results_path(out) as path, sweep_errors(out):
         summaries = referee_sweep(run, sweep.orders, sweep.params, path, workers=execution.workers,
                                   scheduler=execution.scheduler, progress=execution.progress)
-    click.echo(f"{len(sweep.orders)} orders x {rounds} rounds, {game_words(model)}; player: {model.player} "
-               f"(aim {bot.aim}, sigma {bot.sigma_mm:g} mm, wild {bot.wild}); referee {referee_name}; "
-               f"seed {sweep.seed}")
+    click.echo(command_language().gettext(
+        "{orders} orders x {rounds} rounds, {game}; player: {player} (aim {aim}, sigma {sigma} mm, wild {wild}); "
+        "referee {referee}; seed {seed}").format(
+        orders=len(sweep.orders), rounds=rounds, game=game_words(model), player=model.player, aim=bot.aim,
+        sigma=f"{bot.sigma_mm:g}", wild=bot.wild, referee=referee_name, seed=sweep.seed))
     click.echo(format_table(summaries, outputs.top))
     if out is not None:
-        click.echo(f"Counts of every order: {out}")
+        click.echo(command_language().gettext("Counts of every order: {path}").format(path=out))
     if outputs.csv is not None:
         save_csv(summaries, outputs.csv, f"kipp tune, referee {referee_name}, {rounds} rounds per order, player "
                                          f"{model.player}, {game_words(model)}, seed {sweep.seed}")
@@ -307,12 +326,13 @@ def _quality(sweep: Sweep, plan: Plan, confirm_top: int | None, execution: Execu
         done = quality_sweep(run, sweep.orders, sweep.params, path, workers=execution.workers,
                              scheduler=execution.scheduler, progress=execution.progress, confirm_top=confirm_top)
     result = done.result
-    click.echo(f"{describe(model, sweep.bot, len(sweep.orders))}; seed {sweep.seed}")
+    click.echo(command_language().gettext("{sweep}; seed {seed}").format(
+        sweep=describe(model, sweep.bot, len(sweep.orders)), seed=sweep.seed))
     click.echo(format_quality(result, outputs.top))
     if done.confirmed is not None:
         click.echo(format_report(done.confirmed))
     if out is not None:
-        click.echo(f"Totals of every order: {out}")
+        click.echo(command_language().gettext("Totals of every order: {path}").format(path=out))
     if outputs.csv is not None:
         save_csv(summaries(result), outputs.csv, f"kipp tune, physics-quality estimate {plan}, player {model.player}, "
                                                  f"{game_words(model)}, seed {sweep.seed}, wall {result.wall_s:.0f} s, "
@@ -330,5 +350,6 @@ def _race(sweep: Sweep, question, referee_name: str, execution: Execution, *, ma
         result = race_orders(sweep.orders, sweep.model, referee_name, sweep.params, sweep.seed,
                              question, workers=execution.workers, scheduler=execution.scheduler,
                              max_rounds=max_rounds, progress=execution.progress)
-    click.echo(f"{describe(sweep.model, sweep.bot, len(sweep.orders))}; referee {referee_name}; seed {sweep.seed}")
+    click.echo(command_language().gettext("{sweep}; referee {referee}; seed {seed}").format(
+        sweep=describe(sweep.model, sweep.bot, len(sweep.orders)), referee=referee_name, seed=sweep.seed))
     click.echo(format_race(result, sweep.orders))
