@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Mapping, NamedTuple
 
+from kipp.language import Language
 from kipp.rules.actions import Action, ChooseSailor, Pass, Place, PlaceAnywhere, Play, Roll, Shuffle
 from kipp.rules.config import GameConfig
 from kipp.rules.play import game_streams, sample_chance
@@ -42,6 +43,7 @@ from viewer.orientation import ViewTurn, squash
 from viewer.referee_bridge import AnimatingReferee, DecisionPending, Request
 from viewer.script import ReplayScript
 from viewer.sound import Cue, CueEvent
+from viewer.words import ENGLISH
 
 BOT_THINK_FRAMES = 32
 AFTER_ROLL_FRAMES = 16
@@ -89,8 +91,11 @@ class GameController:
     def __init__(self, config: GameConfig, params: Params, *, seed: int = 0,
                  bots: Mapping[int, object] | None = None, referee: Referee | None = None,
                  script: ReplayScript | None = None,
-                 chance: Callable[[GameState], Action] | None = None, confirm: bool = False) -> None:
+                 chance: Callable[[GameState], Action] | None = None, confirm: bool = False,
+                 language: Language = ENGLISH) -> None:
         self.config = config
+        self.language = language
+        """The words of the messages and of what fell (the window sets it: the start screen may change it)."""
         self.confirm = confirm
         """Ask before letting a barrel go: the first click (or Enter) holds it where it is, a second lets it go."""
         self.held = False
@@ -432,7 +437,8 @@ class GameController:
             self._crash = scene
             self._frozen, self._frozen_slice = scene.world, scene.slice_direction_rad
             in_slice = scene.fallen is not None and scene.fallen.in_slice
-            self.fall = fall_words(scene.fallen, len(decision.tower.barrels)) if scene.fallen and not in_slice else None
+            self.fall = (fall_words(scene.fallen, len(decision.tower.barrels), self.language)
+                         if scene.fallen and not in_slice else None)
             self._fall_barrels = len(decision.tower.barrels)
             self._fall_frames = 0
             self._held_message, self.message = self.message, shown  # the headline once the fall is seen
@@ -454,7 +460,7 @@ class GameController:
             self.message, self._held_message = self._held_message, None
             seen = self._crash.seen()
             if self.fall is None and seen is not None:  # a fall the world simulated: say what is seen
-                self.fall = fall_words(seen, self._fall_barrels)
+                self.fall = fall_words(seen, self._fall_barrels, self.language)
         self.wait -= 1
         if self.wait <= 0:
             self._frozen_turns = self.turns()
@@ -531,7 +537,8 @@ class GameController:
             self.mode = Mode.DECIDING
             return
         except ValueError as error:  # an illegal recorded action: the replay went astray
-            self.error = f"cannot apply {action!r}: {error}"
+            self.error = self.language.gettext("cannot apply {action}: {error}").format(action=repr(action),
+                                                                                         error=error)
             return
         seen = len(self.state.events())
         self.state = probe
@@ -543,7 +550,7 @@ class GameController:
         chips = [e["player"] for e in new if e["event"] == "award" for _ in range(e["chips"])]
         start = max([self.frame] + [f.start + CHIP_STAGGER_FRAMES for f in self.flights])
         self.flights += [ChipFlight(player, start + k * CHIP_STAGGER_FRAMES) for k, player in enumerate(chips)]
-        self.message = announce(self.short_names, new, self.message)
+        self.message = announce(self.short_names, new, self.message, self.language)
 
     def _init_aim(self) -> None:
         node = len(self.state.history())

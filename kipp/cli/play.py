@@ -7,6 +7,7 @@ import re
 import click
 from click.core import ParameterSource
 
+from kipp.cli.language_option import language_option_with
 from kipp.cli.options import (
     barrels_option,
     check_output,
@@ -23,6 +24,7 @@ from kipp.cli.window import (
     run_viewer,
     screenshot_option,
 )
+from kipp.language import Language
 from sim.params import Params
 
 GAME_OPTIONS = ("players", "barrels", "half_turn", "sea_dogs", "hints", "confirm", "seed", "record")
@@ -91,12 +93,16 @@ def parse_bot_models(text: str) -> tuple[tuple[str, ...], tuple[int, ...], dict[
               help="Write the game to FILE.jsonl as it is played, in the replay format of `kipp game --json` "
                    "(the next games to FILE-2.jsonl, ...): `kipp replay FILE.jsonl` shows it again, also a game "
                    "stopped half-way. R in the window records the game being played into your data folder.")
+@language_option_with(
+    "Language of the window: de (Deutsch) or en. Without it the language last chosen on the start screen "
+    "is used, and without that the system's locale (LANG=de_DE.UTF-8 gives German; else en).")
 @mute_option
 @params_option
 @max_frames_option("Quit after N frames (for documentation and tests; runs headless without a display)")
 @screenshot_option("Save the last frame as a PNG")
 def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: bool, confirm: bool, seed: int | None,
-         record: str | None, mute: bool, params: Params, max_frames: int | None, screenshot: str | None) -> None:
+         record: str | None, language: Language, mute: bool, params: Params, max_frames: int | None,
+         screenshot: str | None) -> None:
     """Play Kipp, Kipp, Ahoi! in a window: people and bots, physics in real time.
 
     Without options the window opens on the start screen: seat up to four players (people
@@ -111,6 +117,9 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: boo
     start with --hints); H or ? shows how to play; N starts
     a new game and Esc quits (both ask first during a game). The first start opens on
     the how-to-play screen.
+
+    The window speaks German or English: --language if given, else the language last chosen
+    on the start screen, else the system's locale.
     """
     require_pygame("kipp play")
     screenshot = check_output("--screenshot", screenshot, suffix=".png")
@@ -123,15 +132,17 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: boo
 
     from kipp.rules.play import fresh_seed
     from viewer.controller import GameController
-    from viewer.setup import GameSetup, Seat, SeatKind, load_setup
+    from viewer.setup import GameSetup, Seat, SeatKind, load_setup, window_language
 
+    remembered = load_setup()
     if chosen:
         seats = tuple(Seat(SeatKind.BOT, model=models[i]) if i in bot_seats else Seat(SeatKind.PERSON, name)
                       for i, name in enumerate(names))
         setup = GameSetup(seats=seats, barrels=barrels, half_turn=half_turn,
-                          sea_dogs=sea_dogs, hints=hints, confirm=confirm)
+                          sea_dogs=sea_dogs, hints=hints, confirm=confirm, language=remembered.language)
     else:
-        setup = load_setup()
+        setup = remembered
+    given = language if context.get_parameter_source("language") is not ParameterSource.DEFAULT else None
 
     def games(setup: GameSetup):
         config, bots = setup.config(), setup.bots(params)
@@ -142,4 +153,5 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: boo
         return new_controller
 
     run_viewer(games(setup), max_frames, screenshot, help_at_start=True, hints=setup.hints, games=games,
-               setup=setup, start_screen=not chosen, mute=mute, record=record)
+               setup=setup, start_screen=not chosen, mute=mute, record=record,
+               language=window_language(given, setup))
