@@ -19,11 +19,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from kipp.language import Language
+from kipp.language import N_, Language
 from kipp.players.balance import BalanceJudge
 from kipp.rules.actions import WILD, ChooseSailor, PlaceAnywhere
 from sim.params import SCREWS, Params
-from viewer.words import ENGLISH, sailor_word, the_sailor
+from viewer.words import ENGLISH, the_sailor
 
 GREEN_DEG = 4.0
 """At least this many degrees to spare: the gauge is green."""
@@ -108,6 +108,12 @@ class BalanceHint:
         return Advice("tower", self.judge.standing_margin(tower))
 
 
+_THEN_TURN = {"red": N_("set it on the purple mark, then turn red"),
+              "yellow": N_("set it on the purple mark, then turn yellow"),
+              "blue": N_("set it on the purple mark, then turn blue")}
+"""The gauge's advice on a wild roll: where to set the barrel and which sailor to turn after."""
+
+
 def gauge_text(advice: Advice, language: Language = ENGLISH) -> tuple[str, str | None]:
     """(headline, detail) of the gauge: how much tilt is to spare, and what the hint suggests, in ``language``."""
     _ = language.gettext
@@ -116,9 +122,8 @@ def gauge_text(advice: Advice, language: Language = ENGLISH) -> tuple[str, str |
             return _("Balance: the first barrel sits in the recess"), None
         head = (_("Balance: {degrees:.1f}\u00b0 to spare").format(degrees=advice.margin_deg) if advice.margin_rad >= 0
                 else _("Balance: it tips!"))
-        if advice.wild:
-            return head, _("set it on the purple mark, then turn {sailor}").format(
-                sailor=sailor_word(advice.sailor, language))
+        if advice.wild and advice.sailor in _THEN_TURN:
+            return head, _(_THEN_TURN[advice.sailor])
         return head, _("set it on the purple mark")
     if math.isinf(advice.margin_rad):
         head = _("Tower: nothing to tip yet")

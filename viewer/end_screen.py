@@ -51,7 +51,7 @@ def draw_end_screen(surface: pygame.Surface, layout: Layout, view: FrameView) ->
         headline = said(language, winners[0], N_("{name} wins!"), N_("You win!"))
     else:
         headline = _("{names} share the win!").format(
-            names=f" {_('and')} ".join(shown_name(name, language) for name in winners))
+            names=_(" and ").join(shown_name(name, language) for name in winners))
     title = palette.text(headline, layout.font_px(52), palette.GOOD, bold=True)
     if title.get_width() > inner:
         title = palette.fit(headline, layout.font_px(34), inner, palette.GOOD, bold=True)

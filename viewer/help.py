@@ -47,7 +47,7 @@ def rules(config: GameConfig, language: Language = ENGLISH) -> list[tuple[str | 
         younger.append(_("sailors turn half a turn"))
     if younger:
         paragraphs.append((None, _("Younger sailors (on): {changes}.").format(
-            changes=f" {_('and')} ".join(younger))))
+            changes=_(" and ").join(younger))))
     if config.sea_dogs:
         paragraphs.append((None, _("Old Sea Dogs (on): once a barrel stands, you may pass before rolling by "
                                    "paying a chip (P). The next player can't pass; they get that chip back if "

@@ -74,12 +74,6 @@ def chips(count: int, language: Language = ENGLISH) -> str:
     return language.ngettext("{count} chip", "{count} chips", count).format(count=count)
 
 
-def sailor_word(sailor: str, language: Language = ENGLISH) -> str:
-    """A sailor by its colour, as a word: "red" ("rot")."""
-    words = {"red": N_("red"), "yellow": N_("yellow"), "blue": N_("blue")}
-    return language.gettext(words[sailor]) if sailor in words else sailor
-
-
 def the_sailor(sailor: str, language: Language = ENGLISH) -> str:
     """A sailor as the object of a turn: "the red sailor" ("den roten Matrosen")."""
     words = {"red": N_("the red sailor"), "yellow": N_("the yellow sailor"), "blue": N_("the blue sailor")}
