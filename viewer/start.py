@@ -179,7 +179,7 @@ class StartScreen:
             elif seat.kind is SeatKind.BOT:
                 self._button(surface, layout, field, f"<   {seat.model}   >", ("model", i), pulse)
                 room = card.right - pad - (field.right + layout.px(14))
-                lines = palette.wrap(MODELS[seat.model].describe().split(": ", 1)[1], palette.font(small), room)
+                lines = palette.wrap(MODELS[seat.model].family_words, palette.font(small), room)
                 for k, line in enumerate(lines[:3]):
                     surface.blit(palette.text(line, small, palette.INK_SOFT),
                                  (field.right + layout.px(14), y + k * palette.font(small).get_linesize()))
