@@ -59,11 +59,11 @@ class FrameView:
     """Does every action come from a recording (a replay)?"""
     shown_round: ShownRound
     chips: tuple[int, ...]
-    """Each player's chips as shown (those still flying to them not yet counted)."""
+    """Each player's chips as shown (a flying chip counts where it left until it arrives)."""
     supply: int
     """The supply as :attr:`chips` counts them."""
     flights: tuple[ChipFlight, ...]
-    """Chips on their way from the supply (their progress at :attr:`frame`)."""
+    """Chips on their way between the supply and the players (their progress at :attr:`frame`)."""
     turns: dict[str, float]
     """Sailor turn counts, fractional while a sailor turns."""
     turning: str | None

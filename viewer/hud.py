@@ -217,14 +217,15 @@ def _draw_players(surface: pygame.Surface, layout: Layout, view: FrameView) -> N
     surface.blit(supply, supply.get_rect(midleft=(rect.x + layout.px(10), supply_y)))
     supply_chip = (rect.x + layout.px(20) + supply.get_width() + chip_r, supply_y)
     _draw_chip(surface, supply_chip, chip_r)
-    for flight in view.flights:  # chips earned, on their way from the supply
+    for flight in view.flights:  # chips on their way: earned from the supply, or paid back to it
         t = flight.progress(view.frame)
-        if t <= 0.0:
+        if t <= 0.0 or t >= 1.0:
             continue
         row = pygame.Rect(rect.x, rect.y + flight.player * row_h, rect.width, row_h - layout.px(4))
-        target = (row.right - layout.px(60), row.centery)
-        x = supply_chip[0] + (target[0] - supply_chip[0]) * t
-        y = supply_chip[1] + (target[1] - supply_chip[1]) * t - math.sin(math.pi * t) * row_h * 1.2
+        pile = (row.right - layout.px(60), row.centery)
+        start, end = (pile, supply_chip) if flight.to_supply else (supply_chip, pile)
+        x = start[0] + (end[0] - start[0]) * t
+        y = start[1] + (end[1] - start[1]) * t - math.sin(math.pi * t) * row_h * 1.2
         _draw_chip(surface, (x, y), chip_r * (1.0 + 0.6 * math.sin(math.pi * t)))
 
 

@@ -288,6 +288,6 @@ class StartScreen:
 
 
 def model_description(model: str, language: Language = ENGLISH) -> str:
-    """What a bot of player ``model`` does, in ``language``: its description
-    (:meth:`kipp.players.models.PlayerModel.describe`) without its name."""
-    return language.gettext(MODELS[model].describe().split(": ", 1)[1])
+    """What playing against a bot of player ``model`` is like, in ``language``
+    (:attr:`kipp.players.models.PlayerModel.family_words`)."""
+    return language.gettext(MODELS[model].family_words)
