@@ -16,11 +16,7 @@ def _to_language(ctx: click.Context, param: click.Parameter, value: str | None) 
     return Language(value) if value else Language.from_environment()
 
 
-def language_option_with(help_text: str):
-    """The ``--language`` option with a command's own ``help_text`` (what the language is of, and its default)."""
-    return click.option("--language", type=click.Choice(LANGUAGES), default=None, callback=_to_language,
-                        help=help_text)
-
-
-language_option = language_option_with(
-    "Language of the transcript: de (Deutsch) or en [default: the system's locale, LANG; else en].")
+language_option = click.option(
+    "--language", type=click.Choice(LANGUAGES), default=None, callback=_to_language,
+    help="Language of the transcript: de (Deutsch) or en [default: the system's locale, LANG; else en].",
+)

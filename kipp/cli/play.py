@@ -7,7 +7,7 @@ import re
 import click
 from click.core import ParameterSource
 
-from kipp.cli.language_option import language_option_with
+from kipp.cli.language_option import language_option
 from kipp.cli.options import (
     barrels_option,
     check_output,
@@ -93,9 +93,7 @@ def parse_bot_models(text: str) -> tuple[tuple[str, ...], tuple[int, ...], dict[
               help="Write the game to FILE.jsonl as it is played, in the replay format of `kipp game --json` "
                    "(the next games to FILE-2.jsonl, ...): `kipp replay FILE.jsonl` shows it again, also a game "
                    "stopped half-way. R in the window records the game being played into your data folder.")
-@language_option_with(
-    "Language of the window: de (Deutsch) or en. Without it the language last chosen on the start screen "
-    "is used, and without that the system's locale (LANG=de_DE.UTF-8 gives German; else en).")
+@language_option
 @mute_option
 @params_option
 @max_frames_option("Quit after N frames (for documentation and tests; runs headless without a display)")
@@ -119,7 +117,8 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: boo
     the how-to-play screen.
 
     The window speaks German or English: --language if given, else the language last chosen
-    on the start screen, else the system's locale.
+    on the start screen (remembered with its other choices), else the system's locale
+    (LANG=de_DE.UTF-8 gives German; else English).
     """
     require_pygame("kipp play")
     screenshot = check_output("--screenshot", screenshot, suffix=".png")
