@@ -36,6 +36,7 @@ from viewer.controller import GameController
 from viewer.frame import FrameView
 from viewer.help import HelpCard
 from viewer.help import card_rect as help_rect
+from viewer.layout import MIN_SIZE
 from viewer.modes import Mode, Prompt
 from viewer.question import Question, QuestionCard
 from viewer.setup import GameSetup, Seat, SeatKind
@@ -98,11 +99,11 @@ def _act(c: GameController) -> None:
         c.choose_sailor("red")
 
 
-def _shots(make_app, params, monkeypatch, language: Language) -> list[Shot]:
+def _shots(make_app, params, monkeypatch, language: Language, size: tuple[int, int] = SIZE) -> list[Shot]:
     shots: list[Shot] = []
 
     def shoot(name, app, boxes=None, draw=None):
-        with recording(monkeypatch, SIZE) as record:
+        with recording(monkeypatch, size) as record:
             (draw or app.render)(record.window)
         shots.append(Shot(name, record, boxes or {}))
 
@@ -113,9 +114,10 @@ def _shots(make_app, params, monkeypatch, language: Language) -> list[Shot]:
         return GameController(config, params, seed=7, chance=chance, confirm=True,
                               referee=FallingReferee(crash_at={3, 13}))  # the wild roll places, then turns
 
-    app = make_app(game, size=SIZE, hints=True, language=language)
+    app = make_app(game, size=size, hints=True, language=language)
     c = app.controller
     layout = app.layout
+    assert layout.size == size
     _advance(c, lambda: c.prompt() is Prompt.ROLL)
     shoot("roll", app)
     early = FrameView.of(c)
@@ -165,14 +167,15 @@ def _shots(make_app, params, monkeypatch, language: Language) -> list[Shot]:
     view = early  # what a running game's panel says in a physics decision, or a stopped recording
     for name, shown in (("a sailor turns", replace(view, mode=Mode.DECIDING, turning="yellow", prompt=None)),
                         ("the barrel settles", replace(view, mode=Mode.DECIDING, turning=None, prompt=None)),
-                        ("a recording stops", replace(view, ended=True, prompt=None))):
+                        ("a recording stops", replace(view, ended=True, prompt=None)),
+                        ("a replay's turn", replace(view, scripted=True, prompt=None))):
         shoot(name, app, draw=lambda surface, shown=shown: hud.draw_panel(surface, layout, shown))
     for name, shown in (("a person's turn", replace(early, prompt=None)),
                         ("a bot thinks", replace(early, prompt=None, humans=(False, False))),
                         ("a bot places", replace(early, prompt=None, humans=(False, False), mode=Mode.GLIDING))):
         shoot(name, app, draw=lambda surface, shown=shown: hud.draw_panel(surface, layout, shown))
 
-    replay = make_app(game, size=SIZE, replay=True, language=language)
+    replay = make_app(game, size=size, replay=True, language=language)
     shoot("replay", replay)
     for card, name in ((HelpCard(replay=True), "replay's help card"),
                        (QuestionCard(Question.NEW_GAME, replay=True), "restart the replay?"),
@@ -186,7 +189,7 @@ def _shots(make_app, params, monkeypatch, language: Language) -> list[Shot]:
         setup = GameSetup(seats=(Seat(SeatKind.PERSON, "You"), Seat(SeatKind.BOT, model=models[k]),
                                  Seat(SeatKind.PERSON, ""), Seat(SeatKind.BOT, model=models[k + 1])),
                           barrels=9, half_turn=True, sea_dogs=True, hints=True, confirm=True)
-        screen = make_app(game, size=SIZE, games=lambda setup: game, setup=setup, start_screen=True,
+        screen = make_app(game, size=size, games=lambda setup: game, setup=setup, start_screen=True,
                           language=language)
         shoot(f"start screen, {models[k]} and {models[k + 1]}", screen, {1: start.card_rect(layout)})
     screen.cards = [StartScreen(GameSetup(seats=()), after_game=True, language=language)]
@@ -216,9 +219,10 @@ def _fits(shot: Shot) -> list[str]:
     return problems
 
 
+@pytest.mark.parametrize("size", [SIZE, MIN_SIZE], ids=["1280x800", "smallest"])
 @pytest.mark.parametrize("code", ["de", "en"])
-def test_every_text_fits_its_box(code, make_app, params, monkeypatch):
-    shots = _shots(make_app, params, monkeypatch, Language(code))
+def test_every_text_fits_its_box(code, size, make_app, params, monkeypatch):
+    shots = _shots(make_app, params, monkeypatch, Language(code), size)
     problems = [problem for shot in shots for problem in _fits(shot)]
     assert not problems, "\n".join(problems)
     assert sum(len(shot.record.drawn) for shot in shots) > 500
