@@ -69,6 +69,12 @@ def parse_bot_models(text: str) -> tuple[tuple[str, ...], tuple[int, ...], dict[
     return tuple(names), bots, models
 
 
+def _language_given(context: click.Context) -> bool:
+    """Was ``--language`` given on the command line, to ``kipp play`` or to the ``kipp`` group before it?"""
+    sources = [ctx.get_parameter_source("language") for ctx in (context, context.parent) if ctx is not None]
+    return any(source not in (None, ParameterSource.DEFAULT) for source in sources)
+
+
 @click.command()
 @click.option("--players", default="You,bot", show_default=True, metavar="N|NAMES",
               help='Comma-separated names in seating order; "bot" makes a bot: "Ann,Ben,bot" (1-4 players), '
@@ -141,7 +147,7 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: boo
                           sea_dogs=sea_dogs, hints=hints, confirm=confirm, language=remembered.language)
     else:
         setup = remembered
-    given = language if context.get_parameter_source("language") is not ParameterSource.DEFAULT else None
+    given = language if _language_given(context) else None
 
     def games(setup: GameSetup):
         config, bots = setup.config(), setup.bots(params)
