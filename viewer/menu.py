@@ -56,13 +56,20 @@ MENU_CARD_KEYS = (
 
 
 def key_label(table: tuple[KeyRow, ...], act: Act) -> str:
-    """The key table's name for the keys of ``act``: its row's label, or, for a row of several acts
-    ("N / Esc": new game / quit), the part of the label for this one."""
+    """The key table's name for the keys of ``act``: its row's label; for a row of several acts, the
+    part of the label for this one ("N / Esc": new game / quit), or, if the label does not name it
+    apart (Backspace in "mouse, arrows"), its first key's name."""
     for row in table:
         acts = list(dict.fromkeys(press.act for press in row.presses))
-        if act in acts:
-            parts = row.label.split(" / ")
-            return parts[acts.index(act)] if len(acts) > 1 and len(parts) == len(acts) else row.label
+        if act not in acts:
+            continue
+        if len(acts) == 1:
+            return row.label
+        parts = row.label.split(" / ")
+        if len(parts) == len(acts):
+            return parts[acts.index(act)]
+        press = next(press for press in row.presses if press.act is act)
+        return pygame.key.name(press.codes[0]).title()
     raise KeyError(act)
 
 
@@ -100,7 +107,8 @@ def _small_button(surface: pygame.Surface, layout: Layout, rect: pygame.Rect, la
 
 class MenuCard:
     """The menu (a :class:`viewer.card.Card`): answers the act of the entry clicked or of its key,
-    :attr:`Act.CLOSE` for Esc or a click beside the entries."""
+    :attr:`Act.CLOSE` for Esc or a click beside the entries (Esc, the game's Quit key, goes back to
+    the game here, as a card's Esc does)."""
 
     def __init__(self, *, replay: bool = False) -> None:
         self.replay = replay

@@ -315,3 +315,39 @@ def test_a_whole_game_by_the_mouse_alone(app):
 def test_the_start_screen_quits_at_the_launch(app, hand):
     hand(app).leave_start_screen()
     assert not app.running
+
+
+CLICKED_IN_THE_GAME = {Act.ROLL: "the die", Act.PASS: "the Pass button", Act.AIM: "the mouse over the scene",
+                       Act.RELEASE: "a click in the scene", Act.SAILOR: "a sailor in the top view",
+                       Act.AIM_AGAIN: "the Aim again button"}
+"""The game's acts a click does where the game is (the whole games above do each of them)."""
+KEYS_ONLY_IN_A_REPLAY = {Act.STEP, Act.FASTER, Act.SLOWER, Act.SPEED}
+"""A replay's acts that have no click (yet): one step while paused, and the speed. (A replay is
+watched, not played; its pause, restart, help, sound and quit are in its menu.)"""
+
+
+@pytest.mark.parametrize("replay", [False, True], ids=["game", "replay"])
+def test_every_key_of_the_key_table_has_a_mouse_way(replay):
+    """A new key row without a click fails here: each act is a menu entry or is clicked in the game."""
+    from viewer.keys import KEYS, REPLAY_KEYS
+    from viewer.menu import GAME_MENU, REPLAY_MENU
+
+    table, menu = (REPLAY_KEYS, REPLAY_MENU) if replay else (KEYS, GAME_MENU)
+    clicked = KEYS_ONLY_IN_A_REPLAY if replay else set(CLICKED_IN_THE_GAME)
+    acts = {press.act for row in table for press in row.presses}
+    assert not acts - {entry.act for entry in menu} - clicked, "acts with a key and no click"
+
+
+@pytest.mark.parametrize("replay", [False, True], ids=["game", "replay"])
+def test_the_menu_answers_its_entries_keys_and_esc_closes_it(replay):
+    from viewer.keys import KEYS, REPLAY_KEYS
+
+    card, table = MenuCard(replay=replay), REPLAY_KEYS if replay else KEYS
+    assert card.key(pygame.K_ESCAPE) is Act.CLOSE, "Esc closes the menu (it does not quit)"
+    for entry, label in zip(card.entries, card.labels()):
+        press = next(p for row in table for p in row.presses if p.act is entry.act)
+        if pygame.K_ESCAPE in press.codes:
+            continue  # Quit: Esc in the game, but in the menu Esc goes back to the game
+        assert card.key(press.codes[0], "".join(press.chars[:1])) is entry.act, label
+    assert card.key(pygame.K_SPACE) is (Act.PAUSE if replay else None), "a key of no entry does nothing"
+    assert "(Esc)" in card.labels()[-1] and "(H or ?)" in card.labels()[[e.act for e in card.entries].index(Act.HELP)]
