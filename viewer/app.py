@@ -8,8 +8,9 @@ and since all timing is counted in frames the game plays out the same either way
 
 The keys are the key table's (:mod:`viewer.keys`: a game's, or a replay's with ``replay=True``);
 :meth:`ViewerApp.act` says what each does. Mouse: click the die to roll, a sailor in the inset to
-choose it, the scene to let go. Over the game the app keeps a stack of cards (:mod:`viewer.card`:
-the start screen, the how-to-play card, a yes/no question); the top one takes the input, and the
+choose it, the scene to let go, the Menu button for what else a key does (:mod:`viewer.menu`).
+Over the game the app keeps a stack of cards (:mod:`viewer.card`: the start screen, the
+how-to-play card, a yes/no question, the menu); the top one takes the input, and the
 game waits while any is up. What a frame shows is read off the controller once
 (:class:`viewer.frame.FrameView`) and handed to the drawers.
 
@@ -44,6 +45,7 @@ from viewer.help import HelpCard  # noqa: E402
 from viewer.inset import InsetView  # noqa: E402
 from viewer.keys import KEYS, REPLAY_KEYS, Act, Press, find  # noqa: E402
 from viewer.layout import MIN_SIZE, Layout, compute_layout  # noqa: E402
+from viewer.menu import MenuCard, aim_again_button, draw_controls, menu_button  # noqa: E402
 from viewer.modes import Mode, Prompt  # noqa: E402
 from viewer.playback import Playback  # noqa: E402
 from viewer.question import Question, QuestionCard  # noqa: E402
@@ -289,6 +291,10 @@ class ViewerApp:
                 self.running = False
             case Act.YES if card.question is Question.NEW_GAME:
                 self.new_game()
+            case Act.QUIT if isinstance(card, MenuCard) and not self.controller.state.is_terminal():
+                self.cards.append(QuestionCard(Question.QUIT, replay=self.replay))  # asked, even while a barrel is held
+            case _ if isinstance(card, MenuCard) and act is not Act.CLOSE:
+                self.act(Press(act, ()), 0)  # as its key does
 
     def act(self, press: Press, key: int) -> None:
         """Do what the key table's ``press`` (of pygame key code ``key``) asks, no card being up."""
@@ -361,6 +367,9 @@ class ViewerApp:
         if self.cards:
             self._answer_top(self.cards[-1].click(pos, layout))
             return
+        if menu_button(layout).collidepoint(pos):
+            self.cards.append(MenuCard(replay=self.replay))
+            return
         if self.replay and not c.state.is_terminal():
             return
         if c.state.is_terminal():
@@ -371,6 +380,8 @@ class ViewerApp:
             c.roll()
         elif layout.pass_button.collidepoint(pos) and c.prompt() is Prompt.PLAY_OR_PASS:
             c.pass_turn()
+        elif aim_again_button(layout).collidepoint(pos) and c.held:
+            c.aim_again()
         elif layout.inset.collidepoint(pos):
             sailor = self.inset.sailor_at(pos)
             if sailor is not None:
@@ -433,6 +444,7 @@ class ViewerApp:
             self.balance_rect = hud.draw_balance(surface, layout, view.advice, message, view.language)
         if view.prompt is Prompt.NEW_GAME:
             draw_end_screen(surface, layout, view)
+        draw_controls(surface, layout, view)
         if self.cards:
             surface.blit(veil(layout.size), (0, 0))
             self.cards[-1].draw(surface, layout, view)

@@ -4,7 +4,8 @@ variants and the hint, and start -- with the mouse or the keyboard.
 Keyboard: the key table's :data:`viewer.keys.START_KEYS` (shown at the card's foot): move
 between the fields, change the one that has the focus, type a name, start, quit (or, after a
 game, go back to its end screen). Mouse: a click changes a field (the arrows of a player
-model go back and forth) or puts the cursor in a name.
+model go back and forth) or puts the cursor in a name; the Quit (after a game: Back) button
+does what Esc does. (A name is typed; without a keyboard a person plays as "Player N".)
 
 One field is the window's language (:data:`kipp.language.LANGUAGES`, each shown by its own
 name): changing it redraws the screen in that language at once (:attr:`StartScreen.language`,
@@ -27,7 +28,7 @@ from kipp.language import LANGUAGES, N_, Language
 from kipp.players.models import MODELS
 from viewer import palette
 from viewer.frame import FrameView
-from viewer.keys import START_KEYS, START_KEYS_AFTER_GAME, Act, find, legend
+from viewer.keys import START_KEYS, START_KEYS_AFTER_GAME, Act, find, key_words, legend
 from viewer.layout import Layout
 from viewer.setup import NAME_LIMIT, GameSetup, Seat, SeatKind
 from viewer.words import ENGLISH, YOU, model_word, shown_name
@@ -38,6 +39,8 @@ LANGUAGE_FIELD = ("language",)
 """The field of the window's language."""
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch"}
 """Each language by its own name, as the language field shows it (the same in every language)."""
+LEAVE_BUTTON = ("leave",)
+"""The Quit (or, after a game, Back) button's place: the mouse's Esc (not a field the focus visits)."""
 
 _KINDS = (SeatKind.PERSON, SeatKind.BOT, SeatKind.EMPTY)
 _KIND_LABELS = {SeatKind.PERSON: N_("Person"), SeatKind.BOT: N_("Bot"), SeatKind.EMPTY: N_("Nobody")}
@@ -164,6 +167,8 @@ class StartScreen:
             if not rect.collidepoint(pos):
                 continue
             self.focus = item if item in self.fields() else self.focus
+            if item == LEAVE_BUTTON:
+                return Act.LEAVE
             if item[0] == "name":
                 return None
             step = -1 if item[0] == "model" and pos[0] < rect.x + rect.height else 1
@@ -186,6 +191,12 @@ class StartScreen:
         surface.blit(sub, sub.get_rect(bottomleft=(card.x + pad + title.get_width() + pad,
                                                    card.y + layout.px(14) + title.get_height() - layout.px(8))))
         self.rects = {}
+        leave_row = next(row for row in self.keys() if any(press.act is Act.LEAVE for press in row.presses))
+        leave = pygame.Rect(0, 0, layout.px(150), layout.px(44))
+        leave.topright = (card.right - pad, card.y + layout.px(18))
+        leave_label, leave_words = key_words(leave_row, self.language)
+        self._button(surface, layout, leave, f"{leave_words[:1].upper()}{leave_words[1:]} ({leave_label})",
+                     LEAVE_BUTTON, pulse)
         y = card.y + layout.px(40) + title.get_height()
         row_h = layout.px(78)
         size = layout.font_px(24)

@@ -86,8 +86,7 @@ class Watch:
 
     def settle(self) -> None:
         """Until nothing flies and nobody waits (a person's prompt, or the end)."""
-        self.until(lambda: not self.c.flights and self.c.mode == "idle" and self.c.wait == 0
-                   and not self.c._held_returns)
+        self.until(lambda: not self.c.flights and self.c.mode == "idle" and self.c.wait == 0)
 
     def since(self, index: int) -> list[Shown]:
         return self.frames[index:]
