@@ -8,10 +8,15 @@ and since all timing is counted in frames the game plays out the same either way
 
 The keys are the key table's (:mod:`viewer.keys`: a game's, or a replay's with ``replay=True``);
 :meth:`ViewerApp.act` says what each does. Mouse: click the die to roll, a sailor in the inset to
-choose it, the scene to let go. Over the game the app keeps a stack of cards (:mod:`viewer.card`:
-the start screen, the how-to-play card, a yes/no question); the top one takes the input, and the
+choose it, the scene to let go, the Menu button for what else a key does (:mod:`viewer.menu`).
+Over the game the app keeps a stack of cards (:mod:`viewer.card`: the start screen, the
+how-to-play card, a yes/no question, the menu); the top one takes the input, and the
 game waits while any is up. What a frame shows is read off the controller once
 (:class:`viewer.frame.FrameView`) and handed to the drawers.
+
+The window speaks one :class:`kipp.language.Language` (:attr:`ViewerApp.language`): every game's
+controller makes its messages in it, and the frame's view hands it to every drawer and card.
+The start screen's language field changes it at once (:meth:`ViewerApp.set_language`).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402  (after silencing pygame's banner)
 
+from kipp.language import Language  # noqa: E402
 from sim.params import SCREWS  # noqa: E402
 from viewer import hud  # noqa: E402
 from viewer.balance_hint import Advice, BalanceHint  # noqa: E402
@@ -39,6 +45,7 @@ from viewer.help import HelpCard  # noqa: E402
 from viewer.inset import InsetView  # noqa: E402
 from viewer.keys import KEYS, REPLAY_KEYS, Act, Press, find  # noqa: E402
 from viewer.layout import MIN_SIZE, Layout, compute_layout  # noqa: E402
+from viewer.menu import MenuCard, aim_again_button, draw_controls, menu_button  # noqa: E402
 from viewer.modes import Mode, Prompt  # noqa: E402
 from viewer.playback import Playback  # noqa: E402
 from viewer.question import Question, QuestionCard  # noqa: E402
@@ -83,7 +90,8 @@ class ViewerApp:
                  size: tuple[int, int] = (1280, 800), throttle: bool = True, replay: bool = False,
                  help_at_start: bool = False, tips: bool = True, hints: bool = False,
                  games: GameFactory | None = None, setup: GameSetup | None = None,
-                 start_screen: bool = False, mute: bool = False, record: str | None = None) -> None:
+                 start_screen: bool = False, mute: bool = False, record: str | None = None,
+                 language: Language | None = None) -> None:
         pygame.display.init()
         pygame.font.init()
         self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
@@ -91,8 +99,11 @@ class ViewerApp:
         _set_minimum_size(MIN_SIZE)
         pygame.key.set_repeat(300, 35)
         self._new_controller = new_controller
+        self.language = language or Language.from_environment()
+        """The window's language (default: the system's locale)."""
         self.games = 0
         self.controller = new_controller(0)
+        self.controller.language = self.language
         self.scene = SceneView(self.controller.params)
         self.inset = InsetView(self.controller.params)
         self.die = DieView()
@@ -218,12 +229,18 @@ class ViewerApp:
             self.games += 1
         self._started = True
         self.controller = self._new_controller(self.games)
+        self.controller.language = self.language
         self.playback.restart()
         self.recordings.next_game(self.controller)
 
     def open_start(self, *, after_game: bool) -> None:
         """Show the start screen with the current set-up (``after_game``: Esc goes back)."""
-        self.cards.append(StartScreen(self.setup, after_game=after_game))
+        self.cards.append(StartScreen(self.setup, after_game=after_game, language=self.language))
+
+    def set_language(self, language: Language) -> None:
+        """Speak ``language`` from this frame on: the window, and the game behind the cards."""
+        self.language = language
+        self.controller.language = language
 
     # --- input --------------------------------------------------------------------
 
@@ -243,11 +260,18 @@ class ViewerApp:
 
     def _key(self, key: int, char: str = "", mod: int = 0) -> None:
         if self.cards:
-            self.answer(self.cards[-1], self.cards[-1].key(key, char, mod))
+            self._answer_top(self.cards[-1].key(key, char, mod))
             return
         press = find(REPLAY_KEYS if self.replay else KEYS, key, char)
         if press is not None:
             self.act(press, key)
+
+    def _answer_top(self, act: Act | None) -> None:
+        """The top card answered ``act`` to a key or a click; the start screen may have changed the language."""
+        card = self.cards[-1]
+        if isinstance(card, StartScreen) and card.language.code != self.language.code:
+            self.set_language(card.language)
+        self.answer(card, act)
 
     def answer(self, card: Card, act: Act | None) -> None:
         """``card`` (the top one) answered ``act``: it goes, and the answer is done."""
@@ -267,6 +291,10 @@ class ViewerApp:
                 self.running = False
             case Act.YES if card.question is Question.NEW_GAME:
                 self.new_game()
+            case Act.QUIT if isinstance(card, MenuCard) and not self.controller.state.is_terminal():
+                self.cards.append(QuestionCard(Question.QUIT, replay=self.replay))  # asked, even while a barrel is held
+            case _ if isinstance(card, MenuCard) and act is not Act.CLOSE:
+                self.act(Press(act, ()), 0)  # as its key does
 
     def act(self, press: Press, key: int) -> None:
         """Do what the key table's ``press`` (of pygame key code ``key``) asks, no card being up."""
@@ -337,7 +365,10 @@ class ViewerApp:
         c = self.controller
         layout = self.layout
         if self.cards:
-            self.answer(self.cards[-1], self.cards[-1].click(pos, layout))
+            self._answer_top(self.cards[-1].click(pos, layout))
+            return
+        if menu_button(layout).collidepoint(pos):
+            self.cards.append(MenuCard(replay=self.replay))
             return
         if self.replay and not c.state.is_terminal():
             return
@@ -349,6 +380,8 @@ class ViewerApp:
             c.roll()
         elif layout.pass_button.collidepoint(pos) and c.prompt() is Prompt.PLAY_OR_PASS:
             c.pass_turn()
+        elif aim_again_button(layout).collidepoint(pos) and c.held:
+            c.aim_again()
         elif layout.inset.collidepoint(pos):
             sailor = self.inset.sailor_at(pos)
             if sailor is not None:
@@ -389,27 +422,29 @@ class ViewerApp:
             self.scene.frame_camera(layout.scene, top)
         self.scene.draw(surface, layout.scene, view.world, slice_direction_rad=view.slice_direction_rad,
                         hanging=view.hanging, time_s=view.time_s, view_rad=view.view_rad, squash=view.squash,
-                        hint=view.hint_pose)
+                        hint=view.hint_pose, language=view.language)
         hud.draw_top_bar(surface, layout, view)
         self.legend = hud.draw_panel(surface, layout, view)
         self.inset.draw(surface, layout.inset, view.turns, barrels=view.deck_barrels,
                         slice_direction_rad=view.slice_direction_rad, aim_xy=view.aim_xy,
                         choosing=view.prompt is Prompt.SAILOR, highlight=view.turning, pulse=view.pulse,
                         view_rad=view.view_rad, hint_xy=view.advice.aim_xy if view.hint_pose is not None else None,
-                        hint_sailor=_suggested_sailor(view.advice))
+                        hint_sailor=_suggested_sailor(view.advice), language=view.language)
         self.die.draw(surface, layout.die, view.die, inviting=view.prompt in (Prompt.ROLL, Prompt.PLAY_OR_PASS),
                       pulse=view.pulse)
         self.first_tips.update(view.prompt, view.state, hints=self.hints,
-                               showing=self.tips and self.games == 0 and not self.cards)
-        self.tip_rect = hud.draw_tip(surface, layout, self.tip[1]) if self.tip is not None else None
+                               showing=self.tips and self.games == 0 and not self.cards, language=view.language)
+        self.tip_rect = hud.draw_tip(surface, layout, self.tip[1], view.language) if self.tip is not None else None
         if self.replay:
-            hud.draw_replay_banner(surface, layout, paused=self.playback.holding, speed=self.playback.speed)
+            hud.draw_replay_banner(surface, layout, paused=self.playback.holding, speed=self.playback.speed,
+                                   language=view.language)
         message = hud.draw_message(surface, layout, view)
         self.balance_rect = None
         if view.advice is not None and not (view.state.is_terminal() and view.mode is Mode.IDLE):
-            self.balance_rect = hud.draw_balance(surface, layout, view.advice, message)
+            self.balance_rect = hud.draw_balance(surface, layout, view.advice, message, view.language)
         if view.prompt is Prompt.NEW_GAME:
             draw_end_screen(surface, layout, view)
+        draw_controls(surface, layout, view)
         if self.cards:
             surface.blit(veil(layout.size), (0, 0))
             self.cards[-1].draw(surface, layout, view)

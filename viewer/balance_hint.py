@@ -19,9 +19,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from kipp.language import N_, Language
 from kipp.players.balance import BalanceJudge
 from kipp.rules.actions import WILD, ChooseSailor, PlaceAnywhere
 from sim.params import SCREWS, Params
+from viewer.words import ENGLISH, the_sailor
 
 GREEN_DEG = 4.0
 """At least this many degrees to spare: the gauge is green."""
@@ -106,20 +108,29 @@ class BalanceHint:
         return Advice("tower", self.judge.standing_margin(tower))
 
 
-def gauge_text(advice: Advice) -> tuple[str, str | None]:
-    """(headline, detail) of the gauge: how much tilt is to spare, and what the hint suggests."""
+_THEN_TURN = {"red": N_("set it on the purple mark, then turn red"),
+              "yellow": N_("set it on the purple mark, then turn yellow"),
+              "blue": N_("set it on the purple mark, then turn blue")}
+"""The gauge's advice on a wild roll: where to set the barrel and which sailor to turn after."""
+
+
+def gauge_text(advice: Advice, language: Language = ENGLISH) -> tuple[str, str | None]:
+    """(headline, detail) of the gauge: how much tilt is to spare, and what the hint suggests, in ``language``."""
+    _ = language.gettext
     if advice.kind == "place":
         if math.isinf(advice.margin_rad):
-            return "Balance: the first barrel sits in the recess", None
-        head = f"Balance: {advice.margin_deg:.1f}\u00b0 to spare" if advice.margin_rad >= 0 else "Balance: it tips!"
-        then = f", then turn {advice.sailor}" if advice.wild else ""
-        return head, f"set it on the purple mark{then}"
+            return _("Balance: the first barrel sits in the recess"), None
+        head = (_("Balance: {degrees:.1f}\u00b0 to spare").format(degrees=advice.margin_deg) if advice.margin_rad >= 0
+                else _("Balance: it tips!"))
+        if advice.wild and advice.sailor in _THEN_TURN:
+            return head, _(_THEN_TURN[advice.sailor])
+        return head, _("set it on the purple mark")
     if math.isinf(advice.margin_rad):
-        head = "Tower: nothing to tip yet"
+        head = _("Tower: nothing to tip yet")
     elif advice.margin_rad >= 0:
-        head = f"Tower: {advice.margin_deg:.1f}\u00b0 from tipping"
+        head = _("Tower: {degrees:.1f}\u00b0 from tipping").format(degrees=advice.margin_deg)
     else:
-        head = "Tower: tipping!"
+        head = _("Tower: tipping!")
     if advice.kind == "sailor":
-        return head, f"hint: turn the {advice.sailor} sailor"
+        return head, _("hint: turn {sailor}").format(sailor=the_sailor(advice.sailor, language))
     return head, None

@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Mapping, NamedTuple
 
+from kipp.language import Language
 from kipp.rules.actions import Action, ChooseSailor, Pass, Place, PlaceAnywhere, Play, Roll, Shuffle
 from kipp.rules.config import GameConfig
 from kipp.rules.play import game_streams, sample_chance
@@ -42,6 +43,7 @@ from viewer.orientation import ViewTurn, squash
 from viewer.referee_bridge import AnimatingReferee, DecisionPending, Request
 from viewer.script import ReplayScript
 from viewer.sound import Cue, CueEvent
+from viewer.words import ENGLISH
 
 BOT_THINK_FRAMES = 32
 AFTER_ROLL_FRAMES = 16
@@ -52,7 +54,8 @@ LOWER_FRAMES = 10
 AIM_STEP_M = 0.001
 """An arrow key press moves the hanging barrel by a millimetre (held, the app moves it faster)."""
 CHIP_FLIGHT_FRAMES = 48
-"""A chip earned flies from the supply to its player in 0.8 s ..."""
+"""A chip flies between the supply and a player's pile in 0.8 s (earned: to the player; a crash's or a
+pass's cost: back to the supply) ..."""
 CHIP_STAGGER_FRAMES = 14
 """... one after the other, this many frames apart."""
 CRASH_WORDS_DELAY_FRAMES = 30
@@ -61,10 +64,13 @@ CRASH_WORDS_DELAY_FRAMES = 30
 
 @dataclass(frozen=True)
 class ChipFlight:
-    """One chip flying from the supply to ``player``, leaving at frame ``start`` (the controller's count)."""
+    """One chip flying between the supply and ``player``'s pile, leaving at frame ``start`` (the
+    controller's count): from the supply to the player (a chip earned), or, ``to_supply``, from the
+    player's pile back to the supply (a chip a crash or a pass costs)."""
 
     player: int
     start: int
+    to_supply: bool = False
 
     def progress(self, frame: int) -> float:
         """0 on leaving the supply, 1 on arrival (clipped)."""
@@ -89,8 +95,11 @@ class GameController:
     def __init__(self, config: GameConfig, params: Params, *, seed: int = 0,
                  bots: Mapping[int, object] | None = None, referee: Referee | None = None,
                  script: ReplayScript | None = None,
-                 chance: Callable[[GameState], Action] | None = None, confirm: bool = False) -> None:
+                 chance: Callable[[GameState], Action] | None = None, confirm: bool = False,
+                 language: Language = ENGLISH) -> None:
         self.config = config
+        self.language = language
+        """The words of the messages and of what fell (the window sets it: the start screen may change it)."""
         self.confirm = confirm
         """Ask before letting a barrel go: the first click (or Enter) holds it where it is, a second lets it go."""
         self.held = False
@@ -135,7 +144,9 @@ class GameController:
         self._held_message: Message | None = None
         self._crash: CrashScene | None = None
         self.flights: list[ChipFlight] = []
-        """Chips on their way from the supply to the players who earned them."""
+        """Chips on their way between the supply and the players (earned, or paid back)."""
+        self._held_returns: list[int] = []
+        """The players (one entry a chip) whose crash cost waits for the crash's headline before it flies."""
         self.ended = False
         """Has a replayed recording run out before the game's end (it was stopped half-way)?"""
         self._cues: list[CueEvent] = []
@@ -254,21 +265,24 @@ class GameController:
         return ShownRound(state.round, state.placed, False)
 
     def chips_shown(self, player: int) -> int:
-        """``player``'s chips without those still flying to them, and with those a crash costs
-        until its headline is shown (the barrels are seen to fall first)."""
-        flying = sum(1 for f in self.flights if f.player == player and f.progress(self.frame) < 1.0)
-        return self.state.chips[player] - flying + self._unannounced_cost(player)
+        """``player``'s chips as the pile shows them: a chip counts where it is until it arrives (one
+        flying to them not yet, one flying from them back to the supply still), and a crash's cost
+        stays on the pile until its headline is shown (the barrels are seen to fall first)."""
+        shown = self.state.chips[player] + self._held_returns.count(player)
+        for flight in self._flying():
+            if flight.player == player:
+                shown += 1 if flight.to_supply else -1
+        return shown
 
     def supply_shown(self) -> int:
-        """The supply as :meth:`chips_shown` counts the chips."""
-        flying = sum(1 for f in self.flights if f.progress(self.frame) < 1.0)
-        return self.state.supply + flying - sum(self._unannounced_cost(p) for p in range(self.config.n_players))
+        """The supply as :meth:`chips_shown` counts the chips (the two always add up to the game's chips)."""
+        shown = self.state.supply - len(self._held_returns)
+        for flight in self._flying():
+            shown += -1 if flight.to_supply else 1
+        return shown
 
-    def _unannounced_cost(self, player: int) -> int:
-        if self._held_message is None:
-            return 0
-        crash = next((e for e in reversed(self.state.events()) if e["event"] == "crash"), None)
-        return crash["chips_returned"] if crash is not None and crash["player"] == player else 0
+    def _flying(self) -> list[ChipFlight]:
+        return [f for f in self.flights if f.progress(self.frame) < 1.0]
 
     def take_cues(self) -> list[CueEvent]:
         """The sounds the game asked for since the last call (:mod:`viewer.sound`)."""
@@ -423,16 +437,18 @@ class GameController:
         slice_direction = _run_slice(self.run, request.tower) if world is not None else 0.0
         self.mode = Mode.IDLE
         shown = self.message
-        self._submit(action)
+        self._submit(action, hold_crash_cost=True)
         scene = crash_scene(self.params, decision, world, slice_direction) if decision.crashed else None
         if decision.crashed and scene is None:
             self._cues.append(CueEvent(Cue.CRASH))
+            self._release_crash_cost()  # nothing to watch fall: the chips go back now
         if scene is not None:
             self.mode, self.wait = Mode.AFTERMATH, AFTERMATH_FRAMES
             self._crash = scene
             self._frozen, self._frozen_slice = scene.world, scene.slice_direction_rad
             in_slice = scene.fallen is not None and scene.fallen.in_slice
-            self.fall = fall_words(scene.fallen, len(decision.tower.barrels)) if scene.fallen and not in_slice else None
+            self.fall = (fall_words(scene.fallen, len(decision.tower.barrels), self.language)
+                         if scene.fallen and not in_slice else None)
             self._fall_barrels = len(decision.tower.barrels)
             self._fall_frames = 0
             self._held_message, self.message = self.message, shown  # the headline once the fall is seen
@@ -452,11 +468,13 @@ class GameController:
         self._fall_frames += 1
         if self._held_message is not None and self._fall_frames >= CRASH_WORDS_DELAY_FRAMES:
             self.message, self._held_message = self._held_message, None
+            self._release_crash_cost()
             seen = self._crash.seen()
             if self.fall is None and seen is not None:  # a fall the world simulated: say what is seen
-                self.fall = fall_words(seen, self._fall_barrels)
+                self.fall = fall_words(seen, self._fall_barrels, self.language)
         self.wait -= 1
         if self.wait <= 0:
+            self._release_crash_cost()  # (already on its way, unless the aftermath ended before its headline)
             self._frozen_turns = self.turns()
             self.mode, self.wait = Mode.IDLE, 0
             self._pending, self.run = None, None
@@ -519,8 +537,11 @@ class GameController:
         self.die.start_roll(roll.face)
         self.mode = Mode.ROLLING
 
-    def _submit(self, action: Action) -> None:
-        """Apply ``action`` to a clone; commit it, or start animating the decision it needs."""
+    def _submit(self, action: Action, *, hold_crash_cost: bool = False) -> None:
+        """Apply ``action`` to a clone; commit it, or start animating the decision it needs.
+
+        The chips the events move fly (:class:`ChipFlight`); with ``hold_crash_cost`` those a crash
+        costs wait on the player's pile until :meth:`_release_crash_cost` (the crash's headline)."""
         probe = self.state.clone()
         try:
             probe.apply_action(action)
@@ -531,7 +552,8 @@ class GameController:
             self.mode = Mode.DECIDING
             return
         except ValueError as error:  # an illegal recorded action: the replay went astray
-            self.error = f"cannot apply {action!r}: {error}"
+            self.error = self.language.gettext("cannot apply {action}: {error}").format(action=repr(action),
+                                                                                         error=error)
             return
         seen = len(self.state.events())
         self.state = probe
@@ -540,10 +562,29 @@ class GameController:
         new = probe.events()[seen:]
         if any(e["event"] == "round_end" and e["completed"] for e in new):
             self._cues.append(CueEvent(Cue.FANFARE))
-        chips = [e["player"] for e in new if e["event"] == "award" for _ in range(e["chips"])]
+        moves: list[tuple[int, bool]] = []  # (player, to the supply), one a chip, in the events' order
+        for event in new:
+            if event["event"] == "award":
+                moves += [(event["player"], False)] * event["chips"]
+            elif event["event"] == "pass":
+                moves.append((event["player"], True))
+            elif event["event"] == "crash" and hold_crash_cost:
+                self._held_returns += [event["player"]] * event["chips_returned"]
+            elif event["event"] == "crash":
+                moves += [(event["player"], True)] * event["chips_returned"]
+        self._fly(moves)
+        self.message = announce(self.short_names, new, self.message, self.language)
+
+    def _fly(self, moves: list[tuple[int, bool]]) -> None:
+        """Send chips on their way, ``(player, to the supply)`` each, one after the other behind those flying."""
         start = max([self.frame] + [f.start + CHIP_STAGGER_FRAMES for f in self.flights])
-        self.flights += [ChipFlight(player, start + k * CHIP_STAGGER_FRAMES) for k, player in enumerate(chips)]
-        self.message = announce(self.short_names, new, self.message)
+        self.flights += [ChipFlight(player, start + k * CHIP_STAGGER_FRAMES, to_supply)
+                         for k, (player, to_supply) in enumerate(moves)]
+
+    def _release_crash_cost(self) -> None:
+        """The chips a crash costs leave the player's pile for the supply (see :meth:`_submit`)."""
+        held, self._held_returns = self._held_returns, []
+        self._fly([(player, True) for player in held])
 
     def _init_aim(self) -> None:
         node = len(self.state.history())

@@ -25,12 +25,14 @@ import math
 
 import pymunk
 
+from kipp.language import N_, Language
 from sim.params import Params
 from sim.referees.loop import build_world, tower_from_world
 from sim.tower import BarrelPose, Decision, FallenStack
 from sim.world import CM_PER_M, TowerWorld
 from viewer.geometry import SEA_LEVEL_M
 from viewer.orientation import wrap
+from viewer.words import ENGLISH
 
 TIP_RATE_RAD_PER_S = 0.6
 """How fast a stack that a closed form saw fall starts turning over its edge, rad/s. The
@@ -38,8 +40,8 @@ closed form says its centre of mass is already beyond that edge, so gravity woul
 from rest; the start only makes it visible at once (the top of a 30 cm stack moves at about
 18 cm/s), where a fall from rest just past a balance point takes a long while to get going."""
 
-_COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-                "eleven", "twelve")
+_COUNT_WORDS = (N_("no"), N_("one"), N_("two"), N_("three"), N_("four"), N_("five"), N_("six"), N_("seven"),
+                N_("eight"), N_("nine"), N_("ten"), N_("eleven"), N_("twelve"))
 
 
 SEEN_MOVE_M = 0.010
@@ -158,25 +160,29 @@ def afloat(world: TowerWorld) -> list[int]:
             if barrel.body.position.y / CM_PER_M + barrel.spec.height_m / 2 > SEA_LEVEL_M]
 
 
-def direction_words(direction_rad: float) -> str:
+_DIRECTIONS = (N_("toward the bow"), N_("toward the bow and port"), N_("to port"), N_("toward the stern and port"),
+               N_("toward the stern"), N_("toward the stern and starboard"), N_("to starboard"),
+               N_("toward the bow and starboard"))
+
+
+def direction_words(direction_rad: float, language: Language = ENGLISH) -> str:
     """Where a deck-frame direction points, in a sailor's words a child follows:
-    "to port", "toward the bow", "toward the stern and starboard"."""
+    "to port", "toward the bow", "toward the stern and starboard" (in ``language``)."""
     sector = round(wrap(direction_rad) / (math.pi / 4)) % 8
-    return ("toward the bow", "toward the bow and port", "to port", "toward the stern and port",
-            "toward the stern", "toward the stern and starboard", "to starboard",
-            "toward the bow and starboard")[sector]
+    return language.gettext(_DIRECTIONS[sector])
 
 
-def fall_words(fallen: FallenStack, barrels: int) -> str:
+def fall_words(fallen: FallenStack, barrels: int, language: Language = ENGLISH) -> str:
     """What fell, as a sentence: "the top four barrels tipped over to port", of a tower of
-    ``barrels`` barrels (the one just placed included)."""
+    ``barrels`` barrels (the one just placed included), in ``language``."""
+    _ = language.gettext
     count = max(1, barrels - fallen.lowest)
+    direction = direction_words(fallen.direction_rad, language)
     if fallen.lowest == 0:
-        what = "the whole tower" if count > 1 else "the barrel"
-        verb = "fell over"
-    elif count == 1:
-        what, verb = "the top barrel", "tipped over"
-    else:
-        number = _COUNT_WORDS[count] if count < len(_COUNT_WORDS) else str(count)
-        what, verb = f"the top {number} barrels", "tipped over"
-    return f"{what} {verb} {direction_words(fallen.direction_rad)}"
+        if count > 1:
+            return _("the whole tower fell over {direction}").format(direction=direction)
+        return _("the barrel fell over {direction}").format(direction=direction)
+    if count == 1:
+        return _("the top barrel tipped over {direction}").format(direction=direction)
+    number = _(_COUNT_WORDS[count]) if count < len(_COUNT_WORDS) else str(count)
+    return _("the top {number} barrels tipped over {direction}").format(number=number, direction=direction)

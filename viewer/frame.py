@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from kipp.language import Language
 from kipp.rules.state import GameState
 from sim.params import Params
 from sim.tower import BarrelPose
@@ -19,6 +20,7 @@ from viewer.die_roll import DieRoll
 from viewer.geometry import Hanging, hang_pose
 from viewer.messages import Message
 from viewer.modes import Mode, Prompt
+from viewer.words import ENGLISH
 
 FPS = 60
 """Frames per second: of the window's loop, of the game's clock, of the highlight pulse."""
@@ -57,11 +59,11 @@ class FrameView:
     """Does every action come from a recording (a replay)?"""
     shown_round: ShownRound
     chips: tuple[int, ...]
-    """Each player's chips as shown (those still flying to them not yet counted)."""
+    """Each player's chips as shown (a flying chip counts where it left until it arrives)."""
     supply: int
     """The supply as :attr:`chips` counts them."""
     flights: tuple[ChipFlight, ...]
-    """Chips on their way from the supply (their progress at :attr:`frame`)."""
+    """Chips on their way between the supply and the players (their progress at :attr:`frame`)."""
     turns: dict[str, float]
     """Sailor turn counts, fractional while a sailor turns."""
     turning: str | None
@@ -81,6 +83,9 @@ class FrameView:
     """What the balance hint says (None: hints off, or the game is over)."""
     hint_pose: Hanging | None = None
     """Where the balance hint would set the hanging barrel (world pose on the tower), if shown."""
+    language: Language = ENGLISH
+    """The window's language: every drawer and card asks it for its words (the controller's, which
+    has made the :attr:`message` and :attr:`fall` in it)."""
 
     @property
     def time_s(self) -> float:
@@ -113,4 +118,5 @@ class FrameView:
                    shown_round=c.shown_round(), chips=tuple(c.chips_shown(p) for p in players),
                    supply=c.supply_shown(), flights=tuple(c.flights), turns=c.turns(), turning=c.turning(),
                    deck_barrels=c.deck_barrels(), die=c.die, message=c.message, fall=c.fall, held=c.held,
-                   error=c.error, ended=c.ended, advice=advice, hint_pose=pose)
+                   error=c.error, ended=c.ended, advice=advice, hint_pose=pose,
+                   language=c.language)

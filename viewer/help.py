@@ -2,88 +2,96 @@
 
 The rules are worded after the rulebook as DESIGN.md section 4 reads it, for the game
 being played: the variants that are on (nine barrels, half turns, Old Sea Dogs) get their
-own lines. The keys are the key table's (:mod:`viewer.keys`). The card is painted once per
-window size and game set-up and then only blitted, so showing it costs a frame nothing.
+own lines. The keys are the key table's (:mod:`viewer.keys`). Everything is in the window's
+language (:attr:`viewer.frame.FrameView.language`). The card is painted once per window size,
+game set-up and language and then only blitted, so showing it costs a frame nothing.
 """
 
 from __future__ import annotations
 
 import pygame
 
+from kipp.language import Language
 from kipp.rules.actions import WILD
 from kipp.rules.config import ROUNDS, GameConfig
 from viewer import palette
 from viewer.die import paint_face
 from viewer.frame import FrameView
-from viewer.keys import HELP_CARD_KEYS, KEYS, REPLAY_KEYS, Act, find
+from viewer.keys import HELP_CARD_KEYS, KEYS, REPLAY_KEYS, Act, find, key_words
 from viewer.layout import Layout
+from viewer.words import ENGLISH, chips
 
 
-def rules(config: GameConfig) -> list[tuple[str | None, str]]:
-    """The rules of this game as (die face or None, paragraph), in reading order."""
-    n, turn = config.barrels, "half a turn" if config.half_turn else "one whole turn"
+def rules(config: GameConfig, language: Language = ENGLISH) -> list[tuple[str | None, str]]:
+    """The rules of this game as (die face or None, paragraph), in reading order, in ``language``."""
+    _ = language.gettext
+    n, turn = config.barrels, _("half a turn") if config.half_turn else _("one whole turn")
     crash = 2 if config.sea_dogs else 1
     paragraphs: list[tuple[str | None, str]] = [
-        (None, f"Stack all {n} barrels of the line on the ship, one per turn, without the tower "
-               f"crashing. A game has {ROUNDS} rounds; whoever has the most chips after them wins."),
-        (None, "On your turn roll the die (Space). It says which sailor turns after your barrel is on; "
-               f"a sailor turns {turn} and the deck tilts."),
-        ("red", "Red or yellow: place the next barrel, then that sailor turns."),
-        ("blue", "Blue: on the first turn of a round, as red. After that: no barrel, just turn the blue sailor."),
-        (WILD, "Wild: place the next barrel, then turn any sailor you like (1 2 3, or click it in the top view)."),
-        (None, f"Chips: everyone starts with {config.start_chips}. A crash costs whoever caused it "
-               f"{crash} chip{'s' * (crash > 1)}. A completed tower pays 2 to the player who placed the last "
-               "barrel and 1 to everyone else."),
+        (None, _("Stack all {count} barrels of the line on the ship, one per turn, without the tower "
+                 "crashing. A game has {rounds} rounds; whoever has the most chips after them wins.").format(
+                     count=n, rounds=ROUNDS)),
+        (None, _("On your turn roll the die (Space). It says which sailor turns after your barrel is on; "
+                 "a sailor turns {turn} and the deck tilts.").format(turn=turn)),
+        ("red", _("Red or yellow: place the next barrel, then that sailor turns.")),
+        ("blue", _("Blue: on the first turn of a round, as red. After that: no barrel, just turn the blue sailor.")),
+        (WILD, _("Wild: place the next barrel, then turn any sailor you like (1 2 3, or click it in the top view).")),
+        (None, _("Chips: everyone starts with {start}. A crash costs whoever caused it {crash}. A completed tower "
+                 "pays 2 to the player who placed the last barrel and 1 to everyone else.").format(
+                     start=config.start_chips, crash=chips(crash, language))),
     ]
     younger = []
     if config.barrels == 9:
-        younger.append("9 barrels instead of 12")
+        younger.append(_("9 barrels instead of 12"))
     if config.half_turn:
-        younger.append("sailors turn half a turn")
+        younger.append(_("sailors turn half a turn"))
     if younger:
-        paragraphs.append((None, "Younger sailors (on): " + " and ".join(younger) + "."))
+        paragraphs.append((None, _("Younger sailors (on): {changes}.").format(
+            changes=_(" and ").join(younger))))
     if config.sea_dogs:
-        paragraphs.append((None, "Old Sea Dogs (on): once a barrel stands, you may pass before rolling by "
-                                 "paying a chip (P). The next player can't pass; they get that chip back if "
-                                 "their turn ends without a crash. A crash costs 2 chips."))
-    paragraphs.append((None, "Tip: set the barrel a little uphill of the coming tilt; the red arrow in the top "
-                             "view points downhill. The side view cuts the ship along its steepest slope and "
-                             "shows on its right what the top view shows on the right (along the ship: the bow), so "
-                             "both see downhill on the same side; its end markers match the top view's dashed line. "
-                             "B shows a balance hint: a purple mark where a careful player would set the barrel, "
-                             "and how many degrees of tilt the tower has to spare."))
+        paragraphs.append((None, _("Old Sea Dogs (on): once a barrel stands, you may pass before rolling by "
+                                   "paying a chip (P). The next player can't pass; they get that chip back if "
+                                   "their turn ends without a crash. A crash costs 2 chips.")))
+    paragraphs.append((None, _("Tip: set the barrel a little uphill of the coming tilt; the red arrow in the top "
+                               "view points downhill. The side view cuts the ship along its steepest slope and "
+                               "shows on its right what the top view shows on the right (along the ship: the bow), "
+                               "so both see downhill on the same side; its end markers match the top view's dashed "
+                               "line. B shows a balance hint: a purple mark where a careful player would set the "
+                               "barrel, and how many degrees of tilt the tower has to spare.")))
     return paragraphs
 
 
-def _card_rect(layout: Layout) -> pygame.Rect:
+def card_rect(layout: Layout) -> pygame.Rect:
     width, height = layout.size
     card = pygame.Rect(0, 0, min(width - layout.px(40), layout.px(1100)), height - layout.px(40))
     card.center = (width // 2, height // 2)
     return card
 
 
-def _paint(layout: Layout, config: GameConfig, replay: bool, seed: int | None) -> pygame.Surface:
-    card = _card_rect(layout)
+def _paint(layout: Layout, config: GameConfig, replay: bool, seed: int | None, language: Language) -> pygame.Surface:
+    card = card_rect(layout)
     surface = pygame.Surface(card.size, pygame.SRCALPHA)
     radius = layout.px(18)
     pygame.draw.rect(surface, palette.PANEL, surface.get_rect(), border_radius=radius)
     pygame.draw.rect(surface, palette.PANEL_EDGE, surface.get_rect(), 3, border_radius=radius)
     pad = layout.px(28)
-    keys = REPLAY_KEYS if replay else KEYS
+    _ = language.gettext
+    keys = [key_words(row, language) for row in (REPLAY_KEYS if replay else KEYS)]
+    paragraphs = rules(config, language)
     for size in range(layout.font_px(26), 11, -1):  # the largest text that fits the card
         title_px = round(size * 1.7)
         icon = round(size * 1.5)
         line_h = palette.font(size).get_linesize()
-        keys_w = max(palette.font(size, True).size(row.label)[0] for row in keys) + pad // 2
-        keys_col = keys_w + max(palette.font(size).size(row.words)[0] for row in keys)
+        keys_w = max(palette.font(size, True).size(label)[0] for label, _words in keys) + pad // 2
+        keys_col = keys_w + max(palette.font(size).size(words)[0] for _label, words in keys)
         text_w = card.width - 3 * pad - keys_col - icon - pad // 2
-        blocks = [(face, palette.wrap(p, palette.font(size), text_w)) for face, p in rules(config)]
+        blocks = [(face, palette.wrap(p, palette.font(size), text_w)) for face, p in paragraphs]
         height = (pad + palette.font(title_px, True).get_linesize() + pad // 2
                   + sum(max(len(lines) * line_h, icon if face else 0) + size // 2 for face, lines in blocks)
                   + line_h + pad)
         if height <= card.height and text_w > 160:
             break
-    title = palette.text("How to play", title_px, palette.INK, bold=True)
+    title = palette.text(_("How to play"), title_px, palette.INK, bold=True)
     surface.blit(title, (pad, pad))
     top = pad + title.get_height() + pad // 2
     y = top
@@ -101,39 +109,40 @@ def _paint(layout: Layout, config: GameConfig, replay: bool, seed: int | None) -
             surface.blit(palette.text(line, size, palette.INK), (x_text, y + k * line_h))
         y += max(len(lines) * line_h, icon if face else 0) + size // 2
     x_keys = card.width - pad - keys_col
-    heading = palette.text("Keys", round(size * 1.2), palette.INK, bold=True)
+    heading = palette.text(_("Keys"), round(size * 1.2), palette.INK, bold=True)
     surface.blit(heading, (x_keys, top))
     ky = top + heading.get_height() + size // 3
-    for row in keys:
-        surface.blit(palette.text(row.label, size, palette.INK, bold=True), (x_keys, ky))
-        surface.blit(palette.text(row.words, size, palette.INK_SOFT), (x_keys + keys_w, ky))
+    for label, words in keys:
+        surface.blit(palette.text(label, size, palette.INK, bold=True), (x_keys, ky))
+        surface.blit(palette.text(words, size, palette.INK_SOFT), (x_keys + keys_w, ky))
         ky += line_h
-    back = HELP_CARD_KEYS[0]
-    footer = palette.text(f"{back.label}: {back.words}", size, palette.GOOD, bold=True)
+    back_label, back_words = key_words(HELP_CARD_KEYS[0], language)
+    footer = palette.text(f"{back_label}: {back_words}", size, palette.GOOD, bold=True)
     surface.blit(footer, footer.get_rect(bottomright=(card.width - pad, card.height - pad // 2)))
     if seed is not None:
-        note = palette.fit(seed_note(seed), size, card.width - 3 * pad - footer.get_width(), palette.INK_SOFT)
+        note = palette.fit(seed_note(seed, language), size, card.width - 3 * pad - footer.get_width(), palette.INK_SOFT)
         surface.blit(note, note.get_rect(bottomleft=(pad, card.height - pad // 2)))
     return surface
 
 
-def seed_note(seed: int) -> str:
+def seed_note(seed: int, language: Language = ENGLISH) -> str:
     """How to play this game again: its seed."""
-    return f"Game {seed}: kipp play --seed {seed} deals it again"
+    return language.gettext("Game {seed}: kipp play --seed {seed} deals it again").format(seed=seed)
 
 
 _painted: dict[tuple, pygame.Surface] = {}
 
 
 def draw_help(surface: pygame.Surface, layout: Layout, config: GameConfig, *, replay: bool = False,
-              seed: int | None = None) -> pygame.Rect:
-    """The how-to-play card over the window (the caller dims it), with the game's ``seed`` if given; where it is."""
-    key = (layout.size, config, replay, seed)
+              seed: int | None = None, language: Language = ENGLISH) -> pygame.Rect:
+    """The how-to-play card over the window (the caller dims it), with the game's ``seed`` if given, in
+    ``language``; where it is."""
+    key = (layout.size, config, replay, seed, language.code)
     painted = _painted.get(key)
     if painted is None:
         _painted.clear()
-        painted = _painted[key] = _paint(layout, config, replay, seed)
-    card = _card_rect(layout)
+        painted = _painted[key] = _paint(layout, config, replay, seed, language)
+    card = card_rect(layout)
     surface.blit(painted, card)
     return card
 
@@ -154,4 +163,5 @@ class HelpCard:
         return Act.CLOSE
 
     def draw(self, surface: pygame.Surface, layout: Layout, view: FrameView) -> None:
-        draw_help(surface, layout, view.state.config, replay=self.replay, seed=None if self.replay else view.seed)
+        draw_help(surface, layout, view.state.config, replay=self.replay, seed=None if self.replay else view.seed,
+                  language=view.language)

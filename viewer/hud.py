@@ -16,15 +16,17 @@ import math
 
 import pygame
 
+from kipp.language import N_, Language
 from viewer import palette
 from viewer.balance_hint import Advice, gauge_text
 from viewer.barrel_art import draw_barrel
 from viewer.frame import FrameView
-from viewer.keys import KEYS, REPLAY_KEYS, KeyRow
+from viewer.keys import KEYS, REPLAY_KEYS, KeyRow, key_words
 from viewer.layout import Layout
-from viewer.messages import Tone, acts
+from viewer.messages import Tone
 from viewer.modes import Mode, Prompt
 from viewer.widgets import draw_button
+from viewer.words import ENGLISH, said, shown_name
 
 
 def draw_top_bar(surface: pygame.Surface, layout: Layout, view: FrameView) -> None:
@@ -33,8 +35,10 @@ def draw_top_bar(surface: pygame.Surface, layout: Layout, view: FrameView) -> No
     pygame.draw.rect(surface, palette.PANEL, bar)
     pygame.draw.line(surface, palette.PANEL_EDGE, bar.bottomleft, bar.bottomright, 2)
     state = view.state
+    _ = view.language.gettext
     shown_round, stacked, over = view.shown_round
-    round_label = palette.text(f"Round {shown_round} of 3", layout.font_px(30), palette.INK, bold=True)
+    round_label = palette.text(_("Round {number} of 3").format(number=shown_round), layout.font_px(30), palette.INK,
+                               bold=True)
     surface.blit(round_label, round_label.get_rect(midleft=(bar.x + layout.px(16), bar.centery)))
     line = state.line
     if not line:
@@ -57,11 +61,12 @@ def draw_top_bar(surface: pygame.Surface, layout: Layout, view: FrameView) -> No
         if index == stacked and not over:
             y = base_y + layout.px(5)
             pygame.draw.line(surface, palette.KABOOM, (cx - slot * 0.4, y), (cx + slot * 0.4, y), layout.px(4))
-    count = palette.text(f"{stacked}/{len(line)} stacked", layout.font_px(22), palette.INK_SOFT)
+    count = palette.text(_("{stacked}/{barrels} stacked").format(stacked=stacked, barrels=len(line)),
+                         layout.font_px(22), palette.INK_SOFT)
     surface.blit(count, count.get_rect(midright=(bar.right - layout.px(12), bar.centery)))
 
 
-PASS_LABEL = "Pass (P): pay 1 chip"
+PASS_LABEL = N_("Pass (P): pay 1 chip")
 
 
 def draw_panel(surface: pygame.Surface, layout: Layout, view: FrameView) -> str:
@@ -73,12 +78,14 @@ def draw_panel(surface: pygame.Surface, layout: Layout, view: FrameView) -> str:
     pygame.draw.line(surface, palette.PANEL_EDGE, layout.panel.topleft, layout.panel.bottomleft, 2)
     _draw_prompt(surface, layout, view)
     if view.prompt is Prompt.PLAY_OR_PASS:
-        draw_button(surface, layout, layout.pass_button, PASS_LABEL, view.pulse)
+        draw_button(surface, layout, layout.pass_button, view.language.gettext(PASS_LABEL), view.pulse)
     _draw_players(surface, layout, view)
-    return _draw_keys(surface, layout, view.state.config.n_players, REPLAY_KEYS if view.scripted else KEYS)
+    return _draw_keys(surface, layout, view.state.config.n_players, REPLAY_KEYS if view.scripted else KEYS,
+                      view.language)
 
 
-def _draw_keys(surface: pygame.Surface, layout: Layout, players: int, keys: tuple[KeyRow, ...]) -> str:
+def _draw_keys(surface: pygame.Surface, layout: Layout, players: int, keys: tuple[KeyRow, ...],
+               language: Language = ENGLISH) -> str:
     """A small legend of the controls at the bottom of the panel, or, if there is no room,
     one line saying where they are (the help screen)."""
     size = layout.font_px(19)
@@ -87,59 +94,70 @@ def _draw_keys(surface: pygame.Surface, layout: Layout, players: int, keys: tupl
     free = layout.players.y + _row_height(layout, players) * (players + 1) + layout.px(8)
     x_key = layout.players.x + layout.px(10)
     if top < free:
-        hint = palette.fit("H or ?: how to play, all the keys", size, layout.players.width - layout.px(20),
-                           palette.INK, bold=True)
+        hint = palette.fit(language.gettext("H or ?: how to play, all the keys"), size,
+                           layout.players.width - layout.px(20), palette.INK, bold=True)
         surface.blit(hint, (x_key, layout.panel.bottom - layout.px(10) - hint.get_height()))
         return "hint"
-    key_w = max(palette.font(size, True).size(row.label)[0] for row in keys) + layout.px(14)
-    for k, row in enumerate(keys):
+    rows = [key_words(row, language) for row in keys]
+    key_w = max(palette.font(size, True).size(label)[0] for label, _ in rows) + layout.px(14)
+    for k, (label, words) in enumerate(rows):
         y = top + k * line_h
-        surface.blit(palette.text(row.label, size, palette.INK, bold=True), (x_key, y))
-        surface.blit(palette.fit(row.words, size, layout.players.right - x_key - key_w, palette.INK_SOFT),
+        surface.blit(palette.text(label, size, palette.INK, bold=True), (x_key, y))
+        surface.blit(palette.fit(words, size, layout.players.right - x_key - key_w, palette.INK_SOFT),
                      (x_key + key_w, y))
     return "legend"
 
 
 def prompt_text(view: FrameView) -> str:
-    """One sentence: who acts and how (or what is happening)."""
-    state, prompt = view.state, view.prompt
+    """One sentence: who acts and how (or what is happening), in the view's language."""
+    state, prompt, language = view.state, view.prompt, view.language
+    _ = language.gettext
     if view.error:
         return view.error
     if view.ended:
-        return f"The recording stops here, in round {state.round}: the game was not played to its end."
+        return _("The recording stops here, in round {number}: the game was not played to its end.").format(
+            number=state.round)
     if state.is_terminal():
-        return "Game over."
+        return _("Game over.")
     name = view.names[state.player]
     texts = {
-        Prompt.ROLL: f"{name}: roll the die (Space, or click it).",
-        Prompt.PLAY_OR_PASS: f"{name}: roll (Space), or pass (P), which costs you 1 chip.",
-        Prompt.PLACE: f"{name}: aim with the mouse or arrow keys; click or Enter lets go.",
-        Prompt.SAILOR: f"Wild! {name}: pick a sailor (click it, or 1/2/3).",
+        Prompt.ROLL: N_("{name}: roll the die (Space, or click it)."),
+        Prompt.PLAY_OR_PASS: N_("{name}: roll (Space), or pass (P), which costs you 1 chip."),
+        Prompt.PLACE: N_("{name}: aim with the mouse or arrow keys; click or Enter lets go."),
+        Prompt.SAILOR: N_("Wild! {name}: pick a sailor (click it, or 1/2/3)."),
     }
     if prompt is Prompt.PLACE and view.held:
-        return f"{name}: let go here? Click or Enter: yes. Arrows, Backspace or Esc: aim again."
+        return _("{name}: let go here? Click or Enter: yes. Arrows, Backspace or Esc: aim again.").format(
+            name=shown_name(name, language))
     if prompt in texts:
-        return texts[prompt]
+        return _(texts[prompt]).format(name=shown_name(name, language))
     fall = view.fall
     match view.mode:
         case Mode.ROLLING:
-            return f"{acts(name, 'rolls')}..."
+            return said(language, name, N_("{name} rolls..."), N_("You roll..."))
         case Mode.GLIDING | Mode.LOWERING:
-            return f"{acts(name, 'places')} a barrel..."
+            return said(language, name, N_("{name} places a barrel..."), N_("You place a barrel..."))
         case Mode.DECIDING:
-            return f"The {view.turning} sailor turns..." if view.turning is not None else "The barrel settles..."
+            if view.turning is not None:
+                return _(_TURNING.get(view.turning, N_("The sailor turns...")))
+            return _("The barrel settles...")
         case Mode.AFTERMATH:
-            return f"{fall[0].upper()}{fall[1:]}!" if fall else "Barrels overboard!"
-    _, stacked, over = view.shown_round
+            return f"{fall[0].upper()}{fall[1:]}!" if fall else _("Barrels overboard!")
+    _round, stacked, over = view.shown_round
     if over:  # between the end of a round and the next one's deal
         if state.last_round_end()["completed"]:
-            return f"All {stacked} barrels stand: the tower is complete!"
-        return f"{fall[0].upper()}{fall[1:]}." if fall else "The tower fell."
+            return _("All {count} barrels stand: the tower is complete!").format(count=stacked)
+        return f"{fall[0].upper()}{fall[1:]}." if fall else _("The tower fell.")
     if view.scripted:
-        return "Replay"
+        return _("Replay")
     if view.humans[state.player]:
-        return "Your turn" if name == "You" else f"{name}'s turn"
-    return f"{acts(name, 'is')} thinking..."
+        return said(language, name, N_("{name}'s turn"), N_("Your turn"))
+    return said(language, name, N_("{name} is thinking..."), N_("You are thinking..."))
+
+
+_TURNING = {"red": N_("The red sailor turns..."), "yellow": N_("The yellow sailor turns..."),
+            "blue": N_("The blue sailor turns...")}
+"""What the prompt says while a sailor turns (the sentence's adjective agrees with the sailor in German)."""
 
 
 def _draw_prompt(surface: pygame.Surface, layout: Layout, view: FrameView) -> None:
@@ -178,12 +196,14 @@ def _draw_players(surface: pygame.Surface, layout: Layout, view: FrameView) -> N
         current = not state.is_terminal() and player == state.player
         pygame.draw.rect(surface, palette.HIGHLIGHT if current else palette.shade(palette.PANEL, 0.96), row,
                          border_radius=layout.px(8))
-        tag = "" if view.humans[player] or view.scripted or name.startswith("Bot") else " (bot)"
+        shown = shown_name(name, view.language)
+        if not (view.humans[player] or view.scripted or name.startswith("Bot")):
+            shown = view.language.gettext("{name} (bot)").format(name=shown)
         chips = view.chips[player]
         count = palette.text(str(chips), name_px, palette.INK, bold=True)
         count_rect = count.get_rect(midright=(row.right - layout.px(10), row.centery))
         name_room = round((row.width - layout.px(30) - count.get_width()) * 0.62)
-        label = palette.fit(name + tag, name_px, name_room, palette.INK, bold=current)
+        label = palette.fit(shown, name_px, name_room, palette.INK, bold=current)
         surface.blit(label, label.get_rect(midleft=(row.x + layout.px(10), row.centery)))
         surface.blit(count, count_rect)
         coin_room = count_rect.left - layout.px(10) - (row.x + layout.px(20) + label.get_width())
@@ -192,18 +212,20 @@ def _draw_players(surface: pygame.Surface, layout: Layout, view: FrameView) -> N
             cx = count_rect.left - layout.px(10) - chip_r - k * chip_r * 1.1
             _draw_chip(surface, (cx, row.centery), chip_r)
     supply_y = rect.y + n * row_h + row_h // 2
-    supply = palette.text(f"Supply: {view.supply}", name_px, palette.INK_SOFT)
+    supply = palette.text(view.language.gettext("Supply: {count}").format(count=view.supply), name_px,
+                          palette.INK_SOFT)
     surface.blit(supply, supply.get_rect(midleft=(rect.x + layout.px(10), supply_y)))
     supply_chip = (rect.x + layout.px(20) + supply.get_width() + chip_r, supply_y)
     _draw_chip(surface, supply_chip, chip_r)
-    for flight in view.flights:  # chips earned, on their way from the supply
+    for flight in view.flights:  # chips on their way: earned from the supply, or paid back to it
         t = flight.progress(view.frame)
-        if t <= 0.0:
+        if t <= 0.0 or t >= 1.0:
             continue
         row = pygame.Rect(rect.x, rect.y + flight.player * row_h, rect.width, row_h - layout.px(4))
-        target = (row.right - layout.px(60), row.centery)
-        x = supply_chip[0] + (target[0] - supply_chip[0]) * t
-        y = supply_chip[1] + (target[1] - supply_chip[1]) * t - math.sin(math.pi * t) * row_h * 1.2
+        pile = (row.right - layout.px(60), row.centery)
+        start, end = (pile, supply_chip) if flight.to_supply else (supply_chip, pile)
+        x = start[0] + (end[0] - start[0]) * t
+        y = start[1] + (end[1] - start[1]) * t - math.sin(math.pi * t) * row_h * 1.2
         _draw_chip(surface, (x, y), chip_r * (1.0 + 0.6 * math.sin(math.pi * t)))
 
 
@@ -237,12 +259,15 @@ def draw_message(surface: pygame.Surface, layout: Layout, view: FrameView) -> py
     return box
 
 
-def draw_replay_banner(surface: pygame.Surface, layout: Layout, *, paused: bool, speed: int) -> pygame.Rect:
+def draw_replay_banner(surface: pygame.Surface, layout: Layout, *, paused: bool, speed: int,
+                       language: Language = ENGLISH) -> pygame.Rect:
     """REPLAY across the top of the scene, with the state of the playback and its keys."""
+    _ = language.gettext
     scene = layout.scene
     size = layout.font_px(24)
-    state = "paused: Space goes on, Right or S steps" if paused else f"{speed}x: Space pauses, + / - speed"
-    word = palette.text("REPLAY", layout.font_px(30), (255, 255, 255), bold=True)
+    state = (_("paused: Space goes on, Right or S steps") if paused
+             else _("{speed}x: Space pauses, + / - speed").format(speed=speed))
+    word = palette.text(_("REPLAY"), layout.font_px(30), (255, 255, 255), bold=True)
     tail = palette.fit(state, size, scene.width - word.get_width() - layout.px(60), (255, 255, 255))
     box = pygame.Rect(0, 0, word.get_width() + tail.get_width() + layout.px(44),
                       max(word.get_height(), tail.get_height()) + layout.px(10))
@@ -260,12 +285,12 @@ LEVEL_COLOURS = {"good": palette.GOOD, "close": palette.AMBER, "tipping": palett
 
 
 def draw_balance(surface: pygame.Surface, layout: Layout, advice: Advice,
-                 message: pygame.Rect | None = None) -> pygame.Rect:
+                 message: pygame.Rect | None = None, language: Language = ENGLISH) -> pygame.Rect:
     """The balance gauge in the scene's upper left corner (below the ``message`` card if they
     would meet): how much tilt is to spare (a coloured bar and the degrees), and what the
     hint suggests."""
     scene = layout.scene
-    head, detail = gauge_text(advice)
+    head, detail = gauge_text(advice, language)
     colour = LEVEL_COLOURS[advice.level]
     room = min(scene.width - layout.px(48), layout.px(420))
     title = palette.fit(head, layout.font_px(24), room, colour, bold=True)
@@ -294,12 +319,12 @@ def draw_balance(surface: pygame.Surface, layout: Layout, advice: Advice,
     return box
 
 
-def draw_tip(surface: pygame.Surface, layout: Layout, tip: str) -> pygame.Rect:
-    """A first-game tip in a strip along the foot of the scene."""
+def draw_tip(surface: pygame.Surface, layout: Layout, tip: str, language: Language = ENGLISH) -> pygame.Rect:
+    """A first-game tip (in ``language`` already) in a strip along the foot of the scene."""
     scene = layout.scene
     size = layout.font_px(24)
     room = scene.width - layout.px(48)
-    lines = palette.wrap(f"Tip: {tip}", palette.font(size), room)[:3]
+    lines = palette.wrap(language.gettext("Tip: {tip}").format(tip=tip), palette.font(size), room)[:3]
     line_h = palette.font(size).get_linesize()
     box = pygame.Rect(0, 0, scene.width - layout.px(24), line_h * len(lines) + layout.px(12))
     box.midbottom = (scene.centerx, scene.bottom - layout.px(12))

@@ -19,12 +19,14 @@ from typing import Mapping
 
 import pygame
 
+from kipp.language import Language
 from sim.geometry import deck_gradient, downhill_direction, tilt_angle
 from sim.params import Params
 from sim.tower import BarrelPose
 from viewer import palette
 from viewer.scene import draw_end_marker
 from viewer.symbols import draw_symbol
+from viewer.words import ENGLISH
 
 VIEW_RADIUS_M = 0.118
 """Deck-frame radius shown by the inset."""
@@ -80,11 +82,13 @@ class InsetView:
              barrels: tuple[BarrelPose, ...] = (), slice_direction_rad: float = 0.0,
              aim_xy: tuple[float, float] | None = None, choosing: bool = False,
              highlight: str | None = None, pulse: float = 0.0, view_rad: float | None = None,
-             hint_xy: tuple[float, float] | None = None, hint_sailor: str | None = None) -> None:
+             hint_xy: tuple[float, float] | None = None, hint_sailor: str | None = None,
+             language: Language = ENGLISH) -> None:
         """Draw the inset for the given turn counts (revolutions; fractions while turning).
 
         ``view_rad``: where the side view's right-hand end points (default: along the slice);
-        ``hint_xy``: the balance hint's aim (deck frame, m), ``hint_sailor``: the sailor it suggests."""
+        ``hint_xy``: the balance hint's aim (deck frame, m), ``hint_sailor``: the sailor it suggests;
+        ``language``: the words of the tilt label ("level")."""
         self.rect = pygame.Rect(rect)
         u = self.scale
         clip = surface.get_clip()
@@ -105,7 +109,7 @@ class InsetView:
             self._draw_hint(surface, self.to_screen(*hint_xy))
         if aim_xy is not None:
             pygame.draw.circle(surface, palette.INK, self.to_screen(*aim_xy), max(3.0, 0.003 * u), 2)
-        label = self._draw_lean(surface, turns)
+        label = self._draw_lean(surface, turns, language)
         for index, (name, x, y) in enumerate(self.params.ship.screw_positions_m):
             if name == hint_sailor:
                 pygame.draw.circle(surface, palette.HINT, self.to_screen(x, y), self.sailor_radius_px() * 1.9,
@@ -221,14 +225,15 @@ class InsetView:
                 best, best_cover = box, cover
         return best
 
-    def _draw_lean(self, surface: pygame.Surface, turns: Mapping[str, float]):
+    def _draw_lean(self, surface: pygame.Surface, turns: Mapping[str, float], language: Language = ENGLISH):
         """The downhill arrow; returns its label, where it points from and which way (drawn last)."""
         gradient = deck_gradient(self.params.ship, dict(turns))
         tilt_deg = math.degrees(tilt_angle(gradient))
         direction = downhill_direction(gradient)
         centre = self.to_screen(0.0, 0.0)
         if direction is None or tilt_deg < 0.05:
-            label = palette.text("level", max(14, round(self.rect.width / 16)), palette.INK, bold=True)
+            label = palette.text(language.gettext("level"), max(14, round(self.rect.width / 16)), palette.INK,
+                                 bold=True)
             return label, (centre[0], centre[1] + 0.02 * self.scale), (0.0, 1.0)
         length = min(VIEW_RADIUS_M * 0.8, 0.02 + 0.012 * tilt_deg)
         tip_m = (length * math.cos(direction), length * math.sin(direction))

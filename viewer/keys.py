@@ -2,7 +2,8 @@
 
 Each :class:`KeyRow` is one line of the panel's legend (:func:`viewer.hud.draw_panel`) and of the
 how-to-play card's "Keys" (:mod:`viewer.help`): its ``label`` names the keys, its ``words`` say what
-they do. Its :class:`Press` entries are the keys themselves as :meth:`viewer.app.ViewerApp` reads
+they do, both in English and marked for the catalogue (``N_``); they are shown in the window's language
+(:func:`key_words`). Its :class:`Press` entries are the keys themselves as :meth:`viewer.app.ViewerApp` reads
 them (:func:`find`): a pygame key code or a typed character, and the :class:`Act` it stands for. A
 key's meaning is written here only; the app says what each act does.
 
@@ -16,6 +17,8 @@ import enum
 from dataclasses import dataclass
 
 import pygame
+
+from kipp.language import N_, Language
 
 
 class Act(enum.Enum):
@@ -82,32 +85,33 @@ class KeyRow:
 ARROWS = {pygame.K_LEFT: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_UP: (0, 1), pygame.K_DOWN: (0, -1)}
 """An arrow's direction on screen: (right, up) steps."""
 
-_HELP = KeyRow("H or ?", "how to play", (Press(Act.HELP, (pygame.K_h, pygame.K_QUESTION), ("?",)),))
-_MUTE = KeyRow("M", "sound on / off", (Press(Act.MUTE, (pygame.K_m,)),))
+_HELP = KeyRow(N_("H or ?"), N_("how to play"), (Press(Act.HELP, (pygame.K_h, pygame.K_QUESTION), ("?",)),))
+_MUTE = KeyRow(N_("M"), N_("sound on / off"), (Press(Act.MUTE, (pygame.K_m,)),))
 
 KEYS = (
-    KeyRow("Space", "roll the die", (Press(Act.ROLL, (pygame.K_SPACE,)),)),
-    KeyRow("mouse, arrows", "aim the barrel",
+    KeyRow(N_("Space"), N_("roll the die"), (Press(Act.ROLL, (pygame.K_SPACE,)),)),
+    KeyRow(N_("mouse, arrows"), N_("aim the barrel"),
            tuple(Press(Act.AIM, (code,), value=step) for code, step in ARROWS.items())
            + (Press(Act.AIM_AGAIN, (pygame.K_BACKSPACE,)),)),
-    KeyRow("click, Enter", "let it go", (Press(Act.RELEASE, (pygame.K_RETURN, pygame.K_KP_ENTER)),)),
-    KeyRow("1 2 3, click", "pick a sailor (wild)",
+    KeyRow(N_("click, Enter"), N_("let it go"), (Press(Act.RELEASE, (pygame.K_RETURN, pygame.K_KP_ENTER)),)),
+    KeyRow(N_("1 2 3, click"), N_("pick a sailor (wild)"),
            tuple(Press(Act.SAILOR, codes, value=n) for n, codes in ((1, (pygame.K_1, pygame.K_KP1)),
                                                                     (2, (pygame.K_2, pygame.K_KP2)),
                                                                     (3, (pygame.K_3, pygame.K_KP3))))),
-    KeyRow("P", "pass, paying a chip (Old Sea Dogs)", (Press(Act.PASS, (pygame.K_p,)),)),
-    KeyRow("B", "balance hint on / off", (Press(Act.HINTS, (pygame.K_b,)),)),
+    KeyRow(N_("P"), N_("pass, paying a chip (Old Sea Dogs)"), (Press(Act.PASS, (pygame.K_p,)),)),
+    KeyRow(N_("B"), N_("balance hint on / off"), (Press(Act.HINTS, (pygame.K_b,)),)),
     _MUTE,
-    KeyRow("R", "record the game", (Press(Act.RECORD, (pygame.K_r,)),)),
+    KeyRow(N_("R"), N_("record the game"), (Press(Act.RECORD, (pygame.K_r,)),)),
     _HELP,
-    KeyRow("N / Esc", "new game / quit", (Press(Act.NEW_GAME, (pygame.K_n,)), Press(Act.QUIT, (pygame.K_ESCAPE,)))),
+    KeyRow(N_("N / Esc"), N_("new game / quit"),
+           (Press(Act.NEW_GAME, (pygame.K_n,)), Press(Act.QUIT, (pygame.K_ESCAPE,)))),
 )
 """The keys of a game (Esc while a barrel is held aims it again: :meth:`viewer.app.ViewerApp.act`)."""
 
 REPLAY_KEYS = (
-    KeyRow("Space", "pause / go on", (Press(Act.PAUSE, (pygame.K_SPACE,)),)),
-    KeyRow("Right or S", "one step (paused)", (Press(Act.STEP, (pygame.K_RIGHT, pygame.K_s)),)),
-    KeyRow("+ / -, 1 2 4", "speed 1x 2x 4x",
+    KeyRow(N_("Space"), N_("pause / go on"), (Press(Act.PAUSE, (pygame.K_SPACE,)),)),
+    KeyRow(N_("Right or S"), N_("one step (paused)"), (Press(Act.STEP, (pygame.K_RIGHT, pygame.K_s)),)),
+    KeyRow(N_("+ / -, 1 2 4"), N_("speed 1x 2x 4x"),
            (Press(Act.FASTER, (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS), ("+",)),
             Press(Act.SLOWER, (pygame.K_MINUS, pygame.K_KP_MINUS), ("-",)))
            + tuple(Press(Act.SPEED, codes, value=n) for n, codes in ((1, (pygame.K_1, pygame.K_KP1)),
@@ -115,36 +119,37 @@ REPLAY_KEYS = (
                                                                      (4, (pygame.K_4, pygame.K_KP4))))),
     _MUTE,
     _HELP,
-    KeyRow("N / Esc", "restart / quit", (Press(Act.NEW_GAME, (pygame.K_n,)), Press(Act.QUIT, (pygame.K_ESCAPE,)))),
+    KeyRow(N_("N / Esc"), N_("restart / quit"),
+           (Press(Act.NEW_GAME, (pygame.K_n,)), Press(Act.QUIT, (pygame.K_ESCAPE,)))),
 )
 """The keys of a replay."""
 
 _START_ROWS = (
-    KeyRow("Tab or arrows", "next field",
+    KeyRow(N_("Tab or arrows"), N_("next field"),
            (Press(Act.NEXT_FIELD, (pygame.K_TAB,), value=-1, mods=pygame.KMOD_SHIFT),
             Press(Act.NEXT_FIELD, (pygame.K_TAB, pygame.K_DOWN), value=1),
             Press(Act.NEXT_FIELD, (pygame.K_UP,), value=-1))),
-    KeyRow("Left / Right or Space", "change", (Press(Act.CHANGE, (pygame.K_LEFT,), value=-1),
+    KeyRow(N_("Left / Right or Space"), N_("change"), (Press(Act.CHANGE, (pygame.K_LEFT,), value=-1),
                                                Press(Act.CHANGE, (pygame.K_RIGHT, pygame.K_SPACE), value=1))),
-    KeyRow("type a name", "", (Press(Act.ERASE, (pygame.K_BACKSPACE,)),)),
-    KeyRow("Enter", "start", (Press(Act.START, (pygame.K_RETURN, pygame.K_KP_ENTER)),)),
+    KeyRow(N_("type a name"), "", (Press(Act.ERASE, (pygame.K_BACKSPACE,)),)),
+    KeyRow(N_("Enter"), N_("start"), (Press(Act.START, (pygame.K_RETURN, pygame.K_KP_ENTER)),)),
 )
-START_KEYS = _START_ROWS + (KeyRow("Esc", "quit", (Press(Act.LEAVE, (pygame.K_ESCAPE,)),)),)
+START_KEYS = _START_ROWS + (KeyRow(N_("Esc"), N_("quit"), (Press(Act.LEAVE, (pygame.K_ESCAPE,)),)),)
 """The start screen's keys at the launch (Shift+Tab goes back; in a name field the keys type, but for
 those that move the focus, Enter and Esc)."""
-START_KEYS_AFTER_GAME = _START_ROWS + (KeyRow("Esc", "back", (Press(Act.LEAVE, (pygame.K_ESCAPE,)),)),)
+START_KEYS_AFTER_GAME = _START_ROWS + (KeyRow(N_("Esc"), N_("back"), (Press(Act.LEAVE, (pygame.K_ESCAPE,)),)),)
 """The start screen's keys after a game (Esc goes back to its end screen)."""
 
 HELP_CARD_KEYS = (
-    KeyRow("H, Esc, Enter or a click", "back to the game",
+    KeyRow(N_("H, Esc, Enter or a click"), N_("back to the game"),
            (Press(Act.CLOSE, (pygame.K_h, pygame.K_QUESTION, pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER,
                               pygame.K_SPACE), ("?",)),)),
 )
 """The how-to-play card's keys (it shows them at its foot; a click closes it too)."""
 
 QUESTION_KEYS = (
-    KeyRow("Y, Enter", "Yes", (Press(Act.YES, (pygame.K_y, pygame.K_RETURN, pygame.K_KP_ENTER)),)),
-    KeyRow("N, Esc", "No", (Press(Act.NO, (pygame.K_n, pygame.K_ESCAPE)),)),
+    KeyRow(N_("Y, Enter"), N_("Yes"), (Press(Act.YES, (pygame.K_y, pygame.K_RETURN, pygame.K_KP_ENTER)),)),
+    KeyRow(N_("N, Esc"), N_("No"), (Press(Act.NO, (pygame.K_n, pygame.K_ESCAPE)),)),
 )
 """A yes/no question's keys (its two buttons show them)."""
 
@@ -163,6 +168,14 @@ def find(table: tuple[KeyRow, ...], code: int, char: str = "", mod: int = 0) -> 
     return None
 
 
-def legend(table: tuple[KeyRow, ...], separator: str = " - ") -> str:
+def key_words(row: KeyRow, language: Language | None = None) -> tuple[str, str]:
+    """``row``'s (label, words) in ``language`` (default: English, the words as written here)."""
+    if language is None:
+        return row.label, row.words
+    return language.gettext(row.label), language.gettext(row.words) if row.words else ""
+
+
+def legend(table: tuple[KeyRow, ...], separator: str = " - ", language: Language | None = None) -> str:
     """``table`` as one line: "Enter: start - Esc: quit" (a row without words shows its label alone)."""
-    return separator.join(f"{row.label}: {row.words}" if row.words else row.label for row in table)
+    rows = [key_words(row, language) for row in table]
+    return separator.join(f"{label}: {words}" if words else label for label, words in rows)

@@ -11,6 +11,9 @@ import enum
 from dataclasses import dataclass
 from typing import Sequence
 
+from kipp.language import N_, Language
+from viewer.words import ENGLISH, chips, said, shown_name
+
 MESSAGE_FRAMES = 150
 CELEBRATION_FRAMES = 200
 """How long a completed tower stands with its banner before the deck is cleared, frames (3.3 s)."""
@@ -38,19 +41,19 @@ class Message:
 
 
 def acts(name: str, verb: str) -> str:
-    """``name`` and a verb in the third person ("Ann starts"), agreeing with "You" ("You start")."""
+    """``name`` and an English verb in the third person ("Ann starts"), agreeing with "You" ("You start").
+
+    English's own rule; sentences for the window are whole sentences in a language (:func:`viewer.words.said`)."""
     if name != "You":
         return f"{name} {verb}"
     base = {"is": "are", "has": "have"}.get(verb) or (verb[:-2] if verb.endswith(("sses", "shes")) else verb[:-1])
     return f"You {base}"
 
 
-def _chips(n: int) -> str:
-    return f"{n} chip" if n == 1 else f"{n} chips"
-
-
-def announce(names: Sequence[str], events: list[dict], current: Message | None) -> Message | None:
-    """The message to show after ``events`` (those one action produced); ``current`` if none."""
+def announce(names: Sequence[str], events: list[dict], current: Message | None,
+             language: Language = ENGLISH) -> Message | None:
+    """The message to show after ``events`` (those one action produced), in ``language``; ``current`` if none."""
+    _ = language.gettext
     message = current
     awards = [e for e in events if e["event"] == "award"]
     tower = [a for a in awards if a.get("reason") == "completion"]
@@ -59,19 +62,24 @@ def announce(names: Sequence[str], events: list[dict], current: Message | None) 
         kind = event["event"]
         who = names[event["player"]] if "player" in event else ""
         if kind == "pass":
-            message = Message(acts(who, "passes"), "returns a chip to the supply")
+            message = Message(said(language, who, N_("{name} passes"), N_("You pass")),
+                              _("returns a chip to the supply"))
         elif kind == "crash":
-            message = Message("Kaboom!", f"{acts(who, 'returns')} {_chips(event['chips_returned'])}",
+            message = Message(_("Kaboom!"), said(language, who, N_("{name} returns {chips}"), N_("You return {chips}"),
+                                                 chips=chips(event["chips_returned"], language)),
                               Tone.BAD, big=True, frames_left=AFTERMATH_FRAMES)
         elif kind == "round_end" and event["completed"]:
-            gains = " / ".join(f"{names[a['player']]} +{a['chips']}" for a in tower)
+            gains = " / ".join(f"{shown_name(names[a['player']], language)} +{a['chips']}" for a in tower)
             if passed:
-                gains += f" (and the passed chip to {names[passed[0]['player']]})"
-            amounts = " / ".join(f"+{a['chips']}" for a in tower[:2]) or "no chips left"
-            message = Message(f"Tower complete: {amounts}", gains, Tone.GOOD, big=True,
+                gains += " " + _("(and the passed chip to {name})").format(
+                    name=shown_name(names[passed[0]["player"]], language))
+            amounts = " / ".join(f"+{a['chips']}" for a in tower[:2]) or _("no chips left")
+            message = Message(_("Tower complete: {amounts}").format(amounts=amounts), gains, Tone.GOOD, big=True,
                               frames_left=CELEBRATION_FRAMES + 20)  # it fades as the deck is cleared
         elif kind == "round_start":
-            message = Message(f"Round {event['round']}", acts(names[event["starter"]], "starts"))
+            message = Message(_("Round {number}").format(number=event["round"]),
+                              said(language, names[event["starter"]], N_("{name} starts"), N_("You start")))
     if passed and not any(e["event"] == "round_end" for e in events):
-        message = Message(f"{acts(names[passed[0]['player']], 'receives')} the passed chip", "", Tone.GOOD)
+        message = Message(said(language, names[passed[0]["player"]], N_("{name} receives the passed chip"),
+                               N_("You receive the passed chip")), "", Tone.GOOD)
     return message

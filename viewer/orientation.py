@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import math
 
+from kipp.language import N_
+
 FORE_AFT_SIN = math.sin(math.radians(15))
 """A slice within 15 degrees of the ship's length runs up and down the top view: keep the bow on the right."""
 KEEP_SIN = math.sin(math.radians(30))
@@ -32,8 +34,8 @@ TURN_FRAMES_PER_PI = 30
 MIN_SQUASH = 0.06
 """The squeezed picture never gets thinner than this (edge-on it would vanish)."""
 
-_NAMES = ("bow", "bow / port", "port", "stern / port", "stern", "stern / starboard", "starboard",
-          "bow / starboard")
+_NAMES = (N_("bow"), N_("bow / port"), N_("port"), N_("stern / port"), N_("stern"), N_("stern / starboard"),
+          N_("starboard"), N_("bow / starboard"))
 
 
 def wrap(angle: float) -> float:
@@ -63,7 +65,8 @@ def fold(slice_rad: float, previous_view_rad: float | None = None) -> float:
 
 
 def end_name(direction_rad: float) -> str:
-    """What lies that way from the tower spot: bow, port, stern, starboard or between two."""
+    """What lies that way from the tower spot: bow, port, stern, starboard or between two (English,
+    marked for the catalogue: the scene shows it in the window's language)."""
     sector = round(wrap(direction_rad) / (math.pi / 4)) % 8
     return _NAMES[sector]
 

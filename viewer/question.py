@@ -9,11 +9,13 @@ import enum
 
 import pygame
 
+from kipp.language import Language
 from viewer import palette
 from viewer.frame import FrameView
-from viewer.keys import QUESTION_KEYS, Act, find
+from viewer.keys import QUESTION_KEYS, Act, find, key_words
 from viewer.layout import Layout
 from viewer.widgets import draw_button
+from viewer.words import ENGLISH
 
 
 class Question(enum.Enum):
@@ -31,15 +33,16 @@ class QuestionCard:
         self.replay = replay
         """Asked of a replay (restart it? quit it?) rather than of a game."""
 
-    def words(self) -> tuple[str, str]:
-        """The question and what a yes means."""
+    def words(self, language: Language = ENGLISH) -> tuple[str, str]:
+        """The question and what a yes means, in ``language``."""
+        _ = language.gettext
         if self.question is Question.QUIT:
             if self.replay:
-                return "Quit the replay?", "The recording stays as it is."
-            return "Quit the game?", "This game will be lost."
+                return _("Quit the replay?"), _("The recording stays as it is.")
+            return _("Quit the game?"), _("This game will be lost.")
         if self.replay:
-            return "Restart the replay?", "It starts again from the first roll."
-        return "Start a new game?", "This game will be lost."
+            return _("Restart the replay?"), _("It starts again from the first roll.")
+        return _("Start a new game?"), _("This game will be lost.")
 
     def key(self, key: int, char: str = "", mod: int = 0) -> Act | None:
         press = find(QUESTION_KEYS, key)
@@ -52,8 +55,8 @@ class QuestionCard:
         return Act.NO if no.collidepoint(pos) else None
 
     def draw(self, surface: pygame.Surface, layout: Layout, view: FrameView) -> None:
-        question, detail = self.words()
-        card = _question_card(layout)
+        question, detail = self.words(view.language)
+        card = card_rect(layout)
         pygame.draw.rect(surface, palette.PANEL, card, border_radius=layout.px(18))
         pygame.draw.rect(surface, palette.PANEL_EDGE, card, 3, border_radius=layout.px(18))
         inner = card.width - layout.px(40)
@@ -62,14 +65,14 @@ class QuestionCard:
         sub = palette.fit(detail, layout.font_px(24), inner, palette.INK_SOFT)
         surface.blit(sub, sub.get_rect(midtop=(card.centerx, card.y + layout.px(30) + title.get_height())))
         yes, no = confirm_buttons(layout)
-        yes_keys, no_keys = QUESTION_KEYS
-        draw_button(surface, layout, yes, f"{yes_keys.words} ({yes_keys.label})", view.pulse)
-        draw_button(surface, layout, no, f"{no_keys.words} ({no_keys.label})", 0.75)
+        (yes_label, yes_words), (no_label, no_words) = (key_words(row, view.language) for row in QUESTION_KEYS)
+        draw_button(surface, layout, yes, f"{yes_words} ({yes_label})", view.pulse)
+        draw_button(surface, layout, no, f"{no_words} ({no_label})", 0.75)
 
 
 def confirm_buttons(layout: Layout) -> tuple[pygame.Rect, pygame.Rect]:
     """The Yes and No buttons of the question card."""
-    card = _question_card(layout)
+    card = card_rect(layout)
     yes = pygame.Rect(0, 0, layout.px(200), layout.px(50))
     no = yes.copy()
     yes.bottomright = (card.centerx - layout.px(12), card.bottom - layout.px(22))
@@ -77,7 +80,8 @@ def confirm_buttons(layout: Layout) -> tuple[pygame.Rect, pygame.Rect]:
     return yes, no
 
 
-def _question_card(layout: Layout) -> pygame.Rect:
+def card_rect(layout: Layout) -> pygame.Rect:
+    """Where the question's card is in the window."""
     card = pygame.Rect(0, 0, min(layout.size[0] - layout.px(40), layout.px(620)), layout.px(210))
     card.center = (layout.size[0] // 2, layout.size[1] // 2)
     return card

@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from kipp.language import Language
+from viewer.words import ENGLISH, shown_name
+
 
 @dataclass(frozen=True)
 class RoundRecap:
@@ -52,12 +55,13 @@ def round_recaps(events: Sequence[dict]) -> list[RoundRecap]:
     return recaps
 
 
-def describe(recap: RoundRecap, names: Sequence[str]) -> str:
-    """One short line: ``Ann crashed it at 5/12`` or ``Ben completed 12/12``."""
-    who = names[recap.player] if recap.player is not None else "nobody"
+def describe(recap: RoundRecap, names: Sequence[str], language: Language = ENGLISH) -> str:
+    """One short line: ``Ann crashed it at 5/12`` or ``Ben completed 12/12``, in ``language``."""
+    _ = language.gettext
+    who = shown_name(names[recap.player], language) if recap.player is not None else _("nobody")
     if recap.completed:
-        return f"{who} completed {recap.stacked}/{recap.barrels}"
-    return f"{who} crashed it at {recap.stacked}/{recap.barrels}"
+        return _("{name} completed {stacked}/{barrels}").format(name=who, stacked=recap.stacked, barrels=recap.barrels)
+    return _("{name} crashed it at {stacked}/{barrels}").format(name=who, stacked=recap.stacked, barrels=recap.barrels)
 
 
 def signed(n: int) -> str:

@@ -99,13 +99,15 @@ class Recordings:
             self.recorder.update(events)
 
     def record_now(self, controller) -> Message:
-        """R: record this game (from its start) into the user's data folder; the message saying where."""
+        """R: record this game (from its start) into the user's data folder; the message saying where
+        (in the ``controller``'s language)."""
+        _ = controller.language.gettext
         if self.recorder is None:
             try:
                 self.start(controller, recording_path())
             except OSError as error:
-                return Message("Cannot record", str(error.strerror or error))
-        return Message("Recording this game", str(self.recorder.path))
+                return Message(_("Cannot record"), str(error.strerror or error))
+        return Message(_("Recording this game"), str(self.recorder.path))
 
     def stop(self) -> None:
         if self.recorder is not None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import pygame
 
+from kipp.language import Language
 from sim.barrel_shape import outline
 from sim.params import Params
 from sim.world import CM_PER_M, TowerWorld
@@ -30,6 +31,7 @@ from viewer import palette
 from viewer.barrel_art import draw_barrel
 from viewer.geometry import SEA_LEVEL_M, Hanging, tower_top_m
 from viewer.orientation import end_name
+from viewer.words import ENGLISH
 
 HULL_DEPTH_M = 0.040
 """Hull depth below the deck's underside."""
@@ -89,12 +91,14 @@ class SceneView:
 
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, world: TowerWorld, *,
              slice_direction_rad: float, hanging: Hanging | None = None, time_s: float = 0.0,
-             view_rad: float | None = None, squash: float = 1.0, hint: Hanging | None = None) -> None:
+             view_rad: float | None = None, squash: float = 1.0, hint: Hanging | None = None,
+             language: Language = ENGLISH) -> None:
         """Draw the scene of ``world`` into ``rect`` (call :meth:`frame_camera` first).
 
         ``view_rad`` is the ship direction screen-right points to (default: the slice's),
         ``squash`` the slice picture's horizontal factor (:func:`viewer.orientation.squash`);
-        ``hint``: where the balance hint would set the next barrel (a ghost outline and a mark)."""
+        ``hint``: where the balance hint would set the next barrel (a ghost outline and a mark);
+        ``language``: the words of the end tags."""
         if self._rect != rect:
             self.frame_camera(rect, tower_top_m(world), instant=True)
         view = slice_direction_rad if view_rad is None else view_rad
@@ -115,7 +119,7 @@ class SceneView:
             self._draw_hanging(surface, world, hanging)
         self.hint_mark = self._draw_hint(surface, hint) if hint is not None else None
         self._draw_near_sea(surface, rect, time_s)
-        self._draw_end_tags(surface, rect, view)
+        self._draw_end_tags(surface, rect, view, language)
         surface.set_clip(clip)
 
     def end_tag_rects(self) -> tuple[pygame.Rect, pygame.Rect]:
@@ -124,14 +128,15 @@ class SceneView:
 
     _tags = (pygame.Rect(0, 0, 0, 0), pygame.Rect(0, 0, 0, 0))
 
-    def _draw_end_tags(self, surface: pygame.Surface, rect: pygame.Rect, view: float) -> None:
+    def _draw_end_tags(self, surface: pygame.Surface, rect: pygame.Rect, view: float,
+                       language: Language = ENGLISH) -> None:
         """Name both ends of the view (right: ``view``, left: opposite) with the top view's markers."""
         size = max(14, round(rect.height / 30))
         pad = max(4, size // 3)
         y = min(self.camera.to_screen(0.0, 0.045)[1], rect.bottom - size * 2)
         tags = []
         for kind, direction in (("left", view + math.pi), ("right", view)):
-            card = self._tag_card(kind, end_name(direction).upper(), size)
+            card = self._tag_card(kind, language.gettext(end_name(direction)).upper(), size)
             box = card.get_rect()
             if kind == "left":
                 box.midleft = (rect.left + pad, y)

@@ -7,6 +7,13 @@ started is remembered between launches in the user's configuration folder
 casual bot), and so does an unusable one, which :func:`load_setup` sets aside with a notice,
 never an error.
 
+The window's language is one of the remembered choices (:attr:`GameSetup.language`): kept
+once it was chosen on the start screen, None until then. Which language the window speaks:
+``kipp play --language`` if given, else the remembered choice, else the system's locale
+(``LANG=de_DE.UTF-8`` gives German; :func:`kipp.language.language_from_environment`), else
+English (:func:`window_language`). A file remembered without the field (written before
+there was a choice) reads as not chosen.
+
 >>> setup = GameSetup(seats=(Seat(SeatKind.PERSON, "Ann"), Seat(SeatKind.BOT, model="skilled")))
 >>> setup.config().players
 ('Ann', 'Bot (skilled)')
@@ -25,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
+from kipp.language import LANGUAGES, Language
 from kipp.players.models import DEFAULT_MODEL, MODELS, make_bot
 from kipp.rules.config import MAX_PLAYERS, GameConfig
 from sim.params import Params
@@ -68,6 +76,9 @@ class GameSetup:
     sea_dogs: bool = False
     hints: bool = False
     confirm: bool = False
+    language: str | None = None
+    """The window's language as chosen on the start screen (a code of :data:`kipp.language.LANGUAGES`);
+    None: never chosen, the locale decides (:func:`window_language`)."""
 
     def __post_init__(self) -> None:  # always four seats, the empty ones last given or not
         seats = tuple(self.seats)[:MAX_PLAYERS]
@@ -109,7 +120,8 @@ class GameSetup:
     def to_json(self) -> str:
         seats = [{"kind": s.kind.value, "name": s.name, "model": s.model} for s in self.seats]
         return json.dumps({"seats": seats, "barrels": self.barrels, "half_turn": self.half_turn,
-                           "sea_dogs": self.sea_dogs, "hints": self.hints, "confirm": self.confirm}, indent=1)
+                           "sea_dogs": self.sea_dogs, "hints": self.hints, "confirm": self.confirm,
+                           "language": self.language}, indent=1)
 
     @classmethod
     def from_json(cls, text: str) -> "GameSetup":
@@ -127,8 +139,9 @@ class GameSetup:
             seats = [_seat(entry) for entry in raw[:MAX_PLAYERS]]
         flags = {key: data[key] for key in ("half_turn", "sea_dogs", "hints", "confirm")
                  if isinstance(data.get(key), bool)}
+        language = data.get("language") if data.get("language") in LANGUAGES else None
         setup = replace(default, seats=tuple(seats), barrels=data.get("barrels") if data.get("barrels") in (9, 12)
-                        else default.barrels, **flags)
+                        else default.barrels, language=language, **flags)
         return setup if setup.can_start() else replace(setup, seats=default.seats)
 
 
@@ -203,6 +216,9 @@ def _check_remembered(data) -> None:
     for flag in ("half_turn", "sea_dogs", "hints", "confirm"):
         if type(data.get(flag, False)) is not bool:
             raise UserFileError(f"{flag}: expected true or false, got {data[flag]!r}")
+    language = data.get("language")
+    if language is not None and (type(language) is not str or language not in LANGUAGES):
+        raise UserFileError(f"language: expected null or one of {', '.join(LANGUAGES)}, got {language!r}")
 
 
 def _set_aside(path: Path, problem: str, notice: Callable[[str], None]) -> None:
@@ -218,6 +234,16 @@ def _set_aside(path: Path, problem: str, notice: Callable[[str], None]) -> None:
         return
     notice(f"kipp: the remembered start-screen choices {path} were unusable ({problem}); set aside as "
            f"{aside.name}, starting with the defaults")
+
+
+def window_language(given: Language | None, setup: GameSetup, environ=None) -> Language:
+    """The window's language: ``given`` (``kipp play --language``) if any, else the ``setup``'s
+    remembered choice, else the system's locale (``environ``, default the process's), else English."""
+    if given is not None:
+        return given
+    if setup.language is not None:
+        return Language(setup.language)
+    return Language.from_environment(environ)
 
 
 def save_setup(setup: GameSetup) -> None:

@@ -6,7 +6,9 @@ Each tip is shown once per window (the first game only), while the prompt it exp
 
 from __future__ import annotations
 
+from kipp.language import N_, Language
 from viewer.modes import Prompt
+from viewer.words import ENGLISH
 
 
 class FirstGameTips:
@@ -17,12 +19,13 @@ class FirstGameTips:
         """(key, text) of the tip shown this frame."""
         self._seen: set[str] = set()
 
-    def update(self, prompt: Prompt | None, state, *, hints: bool, showing: bool) -> None:
-        """This frame's tip for ``prompt`` at ``state`` (``showing``: tips are shown now, in a first
-        game with no card up); a tip that goes away is not shown again."""
+    def update(self, prompt: Prompt | None, state, *, hints: bool, showing: bool,
+               language: Language = ENGLISH) -> None:
+        """This frame's tip for ``prompt`` at ``state`` in ``language`` (``showing``: tips are shown now,
+        in a first game with no card up); a tip that goes away is not shown again."""
         tip = None
         if showing:
-            found = first_game_tip(prompt, state, hints=hints)
+            found = first_game_tip(prompt, state, hints=hints, language=language)
             if found is not None and found[0] not in self._seen:
                 tip = found
         if self.tip is not None and (tip is None or tip[0] != self.tip[0]):
@@ -30,22 +33,29 @@ class FirstGameTips:
         self.tip = tip
 
 
-def first_game_tip(prompt: Prompt | None, state, *, hints: bool = False) -> tuple[str, str] | None:
-    """(key, text) of the tip for a person's ``prompt`` at ``state`` in a first game, if any
+def first_game_tip(prompt: Prompt | None, state, *, hints: bool = False,
+                   language: Language = ENGLISH) -> tuple[str, str] | None:
+    """(key, text) of the tip for a person's ``prompt`` at ``state`` in a first game, if any, in ``language``
     (``hints``: the balance hint is shown, and the tip points at it rather than say otherwise)."""
+    found = _tip(prompt, state, hints)
+    return None if found is None else (found[0], language.gettext(found[1]))
+
+
+def _tip(prompt: Prompt | None, state, hints: bool) -> tuple[str, str] | None:
     if prompt == Prompt.PLAY_OR_PASS:
-        return "pass", ("Old Sea Dogs: roll, or pay a chip to pass (P). After a pass the next player must roll, "
-                        "and gets the chip back if their turn ends without a crash.")
+        return "pass", N_("Old Sea Dogs: roll, or pay a chip to pass (P). After a pass the next player must roll, "
+                           "and gets the chip back if their turn ends without a crash.")
     if prompt == Prompt.ROLL:
         if state.placed == 0:
-            return "roll", "The die picks the sailor that turns after you place (wild: you choose). Space rolls."
-        return "blue", "From now on blue means no barrel: only the blue sailor turns."
+            return "roll", N_("The die picks the sailor that turns after you place (wild: you choose). Space rolls.")
+        return "blue", N_("From now on blue means no barrel: only the blue sailor turns.")
     if prompt == Prompt.PLACE:
-        return "place", ("Aim a little uphill: the red arrow in the top view points downhill. "
-                         "Move the mouse (or arrows), click (or Enter) to let go.")
+        return "place", N_("Aim a little uphill: the red arrow in the top view points downhill. "
+                            "Move the mouse (or arrows), click (or Enter) to let go.")
     if prompt == Prompt.SAILOR:
         if hints:
-            return "sailor", ("Wild: the purple ring marks the sailor the balance hint would turn for this tower. "
-                              "Click one in the top view, or 1 2 3.")
-        return "sailor", "Wild: a sailor turned less often evens out the tilt. Click one in the top view, or 1 2 3."
+            return "sailor", N_("Wild: the purple ring marks the sailor the balance hint would turn for this "
+                                "tower. Click one in the top view, or 1 2 3.")
+        return "sailor", N_("Wild: a sailor turned less often evens out the tilt. Click one in the top view, "
+                            "or 1 2 3.")
     return None

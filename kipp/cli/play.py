@@ -7,6 +7,7 @@ import re
 import click
 from click.core import ParameterSource
 
+from kipp.cli.language_option import language_option
 from kipp.cli.options import (
     barrels_option,
     check_output,
@@ -23,6 +24,7 @@ from kipp.cli.window import (
     run_viewer,
     screenshot_option,
 )
+from kipp.language import Language
 from sim.params import Params
 
 GAME_OPTIONS = ("players", "barrels", "half_turn", "sea_dogs", "hints", "confirm", "seed", "record")
@@ -67,6 +69,12 @@ def parse_bot_models(text: str) -> tuple[tuple[str, ...], tuple[int, ...], dict[
     return tuple(names), bots, models
 
 
+def _language_given(context: click.Context) -> bool:
+    """Was ``--language`` given on the command line, to ``kipp play`` or to the ``kipp`` group before it?"""
+    sources = [ctx.get_parameter_source("language") for ctx in (context, context.parent) if ctx is not None]
+    return any(source not in (None, ParameterSource.DEFAULT) for source in sources)
+
+
 @click.command()
 @click.option("--players", default="You,bot", show_default=True, metavar="N|NAMES",
               help='Comma-separated names in seating order; "bot" makes a bot: "Ann,Ben,bot" (1-4 players), '
@@ -91,12 +99,14 @@ def parse_bot_models(text: str) -> tuple[tuple[str, ...], tuple[int, ...], dict[
               help="Write the game to FILE.jsonl as it is played, in the replay format of `kipp game --json` "
                    "(the next games to FILE-2.jsonl, ...): `kipp replay FILE.jsonl` shows it again, also a game "
                    "stopped half-way. R in the window records the game being played into your data folder.")
+@language_option
 @mute_option
 @params_option
 @max_frames_option("Quit after N frames (for documentation and tests; runs headless without a display)")
 @screenshot_option("Save the last frame as a PNG")
 def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: bool, confirm: bool, seed: int | None,
-         record: str | None, mute: bool, params: Params, max_frames: int | None, screenshot: str | None) -> None:
+         record: str | None, language: Language, mute: bool, params: Params, max_frames: int | None,
+         screenshot: str | None) -> None:
     """Play Kipp, Kipp, Ahoi! in a window: people and bots, physics in real time.
 
     Without options the window opens on the start screen: seat up to four players (people
@@ -111,6 +121,10 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: boo
     start with --hints); H or ? shows how to play; N starts
     a new game and Esc quits (both ask first during a game). The first start opens on
     the how-to-play screen.
+
+    The window speaks German or English: --language if given, else the language last chosen
+    on the start screen (remembered with its other choices), else the system's locale
+    (LANG=de_DE.UTF-8 gives German; else English).
     """
     require_pygame("kipp play")
     screenshot = check_output("--screenshot", screenshot, suffix=".png")
@@ -123,15 +137,17 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: boo
 
     from kipp.rules.play import fresh_seed
     from viewer.controller import GameController
-    from viewer.setup import GameSetup, Seat, SeatKind, load_setup
+    from viewer.setup import GameSetup, Seat, SeatKind, load_setup, window_language
 
+    remembered = load_setup()
     if chosen:
         seats = tuple(Seat(SeatKind.BOT, model=models[i]) if i in bot_seats else Seat(SeatKind.PERSON, name)
                       for i, name in enumerate(names))
         setup = GameSetup(seats=seats, barrels=barrels, half_turn=half_turn,
-                          sea_dogs=sea_dogs, hints=hints, confirm=confirm)
+                          sea_dogs=sea_dogs, hints=hints, confirm=confirm, language=remembered.language)
     else:
-        setup = load_setup()
+        setup = remembered
+    given = language if _language_given(context) else None
 
     def games(setup: GameSetup):
         config, bots = setup.config(), setup.bots(params)
@@ -142,4 +158,5 @@ def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: boo
         return new_controller
 
     run_viewer(games(setup), max_frames, screenshot, help_at_start=True, hints=setup.hints, games=games,
-               setup=setup, start_screen=not chosen, mute=mute, record=record)
+               setup=setup, start_screen=not chosen, mute=mute, record=record,
+               language=window_language(given, setup))

@@ -93,7 +93,7 @@ def ensure_display(headless: bool) -> None:
 def run_viewer(new_controller, max_frames: int | None, screenshot: str | None, *, replay: bool = False,
                help_at_start: bool = False, failure_prefix: str = "", hints: bool = False,
                games=None, setup=None, start_screen: bool = False, mute: bool = False,
-               record: str | None = None) -> None:
+               record: str | None = None, language=None) -> None:
     """Open the window and run it; the loop is held to 60 fps only on a real display.
 
     ``replay``: a recording is shown (REPLAY banner, pause, step, speed). ``help_at_start``:
@@ -101,7 +101,8 @@ def run_viewer(new_controller, max_frames: int | None, screenshot: str | None, *
     is on from the start. ``games``, ``setup``, ``start_screen``: new games are set up on the
     start screen (:class:`viewer.app.ViewerApp`), which the window opens on if ``start_screen``.
     ``mute``: start with the sound off (M turns it on). ``record``: write every game to this
-    file as it goes (:mod:`viewer.recorder`).
+    file as it goes (:mod:`viewer.recorder`). ``language``: the window's
+    :class:`kipp.language.Language` (default: the system's locale).
     A viewer that stops on an
     error (a recording that does not replay) raises it as a :class:`UserError`, after
     ``failure_prefix``."""
@@ -121,7 +122,7 @@ def run_viewer(new_controller, max_frames: int | None, screenshot: str | None, *
     real_window = pygame.display.get_driver() not in HEADLESS_DRIVERS
     app = ViewerApp(new_controller, throttle=real_window, replay=replay,
                     help_at_start=help_at_start and real_window, hints=hints, games=games, setup=setup,
-                    start_screen=start_screen, mute=mute, record=record)
+                    start_screen=start_screen, mute=mute, record=record, language=language)
     app.run(max_frames=max_frames, screenshot=screenshot)
     if app.failure is not None:
         raise UserError(failure_prefix + app.failure)

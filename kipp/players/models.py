@@ -57,6 +57,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kipp.language import N_
 from kipp.players.bots import Bot
 from sim.params import Params, load_params
 
@@ -75,6 +76,11 @@ class PlayerModel:
     """Placement error per axis, mm; None: the parameter set's ``[placement] sigma_mm``."""
     wild: str
     passing: str
+    family_words: str = ""
+    """What it is like to play against, in words a family uses (the start screen shows it):
+    English, marked with :func:`~kipp.language.N_`; the screen translates it with its
+    :class:`~kipp.language.Language`. It says how the model plays, never how strong it is
+    beyond the order of :data:`MODELS`."""
 
     def describe(self) -> str:
         """One line for ``--help``: what this player does."""
@@ -93,12 +99,24 @@ class PlayerModel:
 
 
 MODELS: dict[str, PlayerModel] = {m.name: m for m in (
-    PlayerModel("novice", aim="centre", sigma_mm=3.0, wild="random", passing="never"),
-    PlayerModel("casual", aim="centre", sigma_mm=None, wild="leveler", passing="risk"),
-    PlayerModel("skilled", aim="balance", sigma_mm=1.0, wild="leveler", passing="risk"),
-    PlayerModel("expert", aim="balance", sigma_mm=0.5, wild="joint", passing="risk"),
-    PlayerModel("learned", aim="learned", sigma_mm=1.0, wild="leveler", passing="risk"),
-    PlayerModel("captain", aim="captain", sigma_mm=0.5, wild="captain", passing="captain"),
+    PlayerModel("novice", aim="centre", sigma_mm=3.0, wild="random", passing="never",
+                family_words=N_("Plays like a child at their first game: aims at the middle of the top barrel "
+                                "with a shaky hand, and never passes.")),
+    PlayerModel("casual", aim="centre", sigma_mm=None, wild="leveler", passing="risk",
+                family_words=N_("Plays like a relaxed grown-up: aims at the middle of the top barrel, and when "
+                                "it may pick the sailor, it keeps the ship level.")),
+    PlayerModel("skilled", aim="balance", sigma_mm=1.0, wild="leveler", passing="risk",
+                family_words=N_("Plays like a careful grown-up: with a steady hand, sets each barrel a little "
+                                "toward the high side, because the ship is about to tilt.")),
+    PlayerModel("expert", aim="balance", sigma_mm=0.5, wild="joint", passing="risk",
+                family_words=N_("Plays like a very careful grown-up: the steadiest hand, and on a wild roll it "
+                                "picks the sailor and the spot for its barrel together.")),
+    PlayerModel("learned", aim="learned", sigma_mm=1.0, wild="leveler", passing="risk",
+                family_words=N_("A computer player that taught itself where to set the barrels by practising, "
+                                "with a steady hand.")),
+    PlayerModel("captain", aim="captain", sigma_mm=0.5, wild="captain", passing="captain",
+                family_words=N_("A computer player that plays to win chips, not only tall towers: it learned "
+                                "by playing against itself and the other bots, with the steadiest hand.")),
 )}
 """The player models by name: those written by hand weakest first, then the one that learned."""
 

@@ -1,5 +1,5 @@
 """A monkey at the keyboard: 20,000 random key, mouse and resize events over every screen of the
-viewer (start screen, play, help, the yes/no questions, the end screen, a replay), headless, with
+viewer (start screen, play, help, the yes/no questions, the menu, the end screen, a replay), headless, with
 the sound on (SDL's dummy audio driver mixes nothing, but every sound is made and played).
 
 Nothing may raise, and after every frame the game must be a valid game: chips conserved (players
@@ -80,7 +80,8 @@ class Monkey:
 def _screen(app) -> str:
     c = app.controller
     if app.card is not None:
-        return {"StartScreen": "start", "HelpCard": "help", "QuestionCard": "confirm"}[type(app.card).__name__]
+        return {"StartScreen": "start", "HelpCard": "help", "QuestionCard": "confirm", "MenuCard": "menu"}[
+            type(app.card).__name__]
     if c.state.is_terminal() and c.mode == "idle" and c.wait == 0:
         return "end"
     return "replay" if app.replay else "play"
@@ -141,4 +142,4 @@ def test_twenty_thousand_random_events_on_every_screen(make_app, params, scripte
           f"screens {sorted(monkey.screens)}, frame ms p50 {np.percentile(frames, 50):.2f} "
           f"p99 {np.percentile(frames, 99):.2f}")
     assert monkey.events >= EVENTS
-    assert {"start", "play", "help", "confirm", "end", "replay"} <= monkey.screens, monkey.screens
+    assert {"start", "play", "help", "confirm", "end", "replay", "menu"} <= monkey.screens, monkey.screens
