@@ -28,36 +28,39 @@ def rules(config: GameConfig, language: Language = ENGLISH) -> list[tuple[str | 
     n, turn = config.barrels, _("half a turn") if config.half_turn else _("one whole turn")
     crash = 2 if config.sea_dogs else 1
     paragraphs: list[tuple[str | None, str]] = [
-        (None, _("Stack all {count} barrels of the line on the ship, one per turn, without the tower "
-                 "crashing. A game has {rounds} rounds; whoever has the most chips after them wins.").format(
-                     count=n, rounds=ROUNDS)),
-        (None, _("On your turn roll the die (Space). It says which sailor turns after your barrel is on; "
-                 "a sailor turns {turn} and the deck tilts.").format(turn=turn)),
+        (None, _("Stack the {count} barrels shown at the top on the ship, one per turn, from left to right, "
+                 "without the tower falling over. A game has {rounds} rounds; whoever has the most chips at the "
+                 "end wins.").format(count=n, rounds=ROUNDS)),
+        (None, _("On your turn, roll the die (Space). It shows which sailor turns after your barrel is on the "
+                 "ship. The sailor turns {turn}, and that makes the ship lean.").format(turn=turn)),
         ("red", _("Red or yellow: place the next barrel, then that sailor turns.")),
-        ("blue", _("Blue: on the first turn of a round, as red. After that: no barrel, just turn the blue sailor.")),
-        (WILD, _("Wild: place the next barrel, then turn any sailor you like (1 2 3, or click it in the top view).")),
-        (None, _("Chips: everyone starts with {start}. A crash costs whoever caused it {crash}. A completed tower "
-                 "pays 2 to the player who placed the last barrel and 1 to everyone else.").format(
-                     start=config.start_chips, crash=chips(crash, language))),
+        ("blue", _("Blue: on the first turn of a round, the same as red. After that: no barrel, only the blue "
+                   "sailor turns.")),
+        (WILD, _("Wild: place the next barrel, then pick any sailor to turn (press 1, 2 or 3, or click the sailor "
+                 "in the small picture of the ship from above).")),
+        (None, _("Chips: everyone starts with {start}. If the tower falls over on your turn, you give {crash} "
+                 "back. If all the barrels stand, whoever placed the last one gets 2 chips and everyone else "
+                 "gets 1.").format(start=config.start_chips, crash=chips(crash, language))),
     ]
     younger = []
     if config.barrels == 9:
         younger.append(_("9 barrels instead of 12"))
     if config.half_turn:
-        younger.append(_("sailors turn half a turn"))
+        younger.append(_("the sailors turn only half a turn"))
     if younger:
         paragraphs.append((None, _("Younger sailors (on): {changes}.").format(
             changes=_(" and ").join(younger))))
     if config.sea_dogs:
-        paragraphs.append((None, _("Old Sea Dogs (on): once a barrel stands, you may pass before rolling by "
-                                   "paying a chip (P). The next player can't pass; they get that chip back if "
-                                   "their turn ends without a crash. A crash costs 2 chips.")))
-    paragraphs.append((None, _("Tip: set the barrel a little uphill of the coming tilt; the red arrow in the top "
-                               "view points downhill. The side view cuts the ship along its steepest slope and "
-                               "shows on its right what the top view shows on the right (along the ship: the bow), "
-                               "so both see downhill on the same side; its end markers match the top view's dashed "
-                               "line. B shows a balance hint: a purple mark where a careful player would set the "
-                               "barrel, and how many degrees of tilt the tower has to spare.")))
+        paragraphs.append((None, _("Old Sea Dogs (on): once a barrel stands, you may give a chip back and pass "
+                                   "instead of rolling (P). The next player may not pass; if the tower does not "
+                                   "fall on their turn, they get that chip. If the tower falls over, you give 2 "
+                                   "chips back.")))
+    paragraphs.append((None, _("Tip: the red arrow in the small picture points to where the ship leans down. "
+                               "When the sailor turns, the ship leans a new way: set your barrel a little toward "
+                               "the side that will be high. The big picture shows the ship from the side; its "
+                               "white arrow and dark dot are the same ends as in the small picture. B shows a "
+                               "hint: a purple mark where a careful player would place the barrel, and how much "
+                               "more the ship may lean before the tower falls.")))
     return paragraphs
 
 
@@ -119,15 +122,16 @@ def _paint(layout: Layout, config: GameConfig, replay: bool, seed: int | None, l
     back_label, back_words = key_words(HELP_CARD_KEYS[0], language)
     footer = palette.text(f"{back_label}: {back_words}", size, palette.GOOD, bold=True)
     surface.blit(footer, footer.get_rect(bottomright=(card.width - pad, card.height - pad // 2)))
-    if seed is not None:
-        note = palette.fit(seed_note(seed, language), size, card.width - 3 * pad - footer.get_width(), palette.INK_SOFT)
+    if seed is not None:  # for whoever runs the command line: small, at the foot
+        note = palette.fit(seed_note(seed, language), max(12, round(size * 0.75)),
+                           card.width - 3 * pad - footer.get_width(), palette.INK_SOFT)
         surface.blit(note, note.get_rect(bottomleft=(pad, card.height - pad // 2)))
     return surface
 
 
 def seed_note(seed: int, language: Language = ENGLISH) -> str:
-    """How to play this game again: its seed."""
-    return language.gettext("Game {seed}: kipp play --seed {seed} deals it again").format(seed=seed)
+    """How to play this game again: the command with its seed."""
+    return language.gettext("To play this game again: kipp play --seed {seed}").format(seed=seed)
 
 
 _painted: dict[tuple, pygame.Surface] = {}

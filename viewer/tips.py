@@ -43,19 +43,19 @@ def first_game_tip(prompt: Prompt | None, state, *, hints: bool = False,
 
 def _tip(prompt: Prompt | None, state, hints: bool) -> tuple[str, str] | None:
     if prompt == Prompt.PLAY_OR_PASS:
-        return "pass", N_("Old Sea Dogs: roll, or pay a chip to pass (P). After a pass the next player must roll, "
-                           "and gets the chip back if their turn ends without a crash.")
+        return "pass", N_("Old Sea Dogs: roll, or give a chip back to pass (P). After a pass the next player must "
+                           "roll, and gets the chip if the tower does not fall on their turn.")
     if prompt == Prompt.ROLL:
         if state.placed == 0:
             return "roll", N_("The die picks the sailor that turns after you place (wild: you choose). Space rolls.")
         return "blue", N_("From now on blue means no barrel: only the blue sailor turns.")
     if prompt == Prompt.PLACE:
-        return "place", N_("Aim a little uphill: the red arrow in the top view points downhill. "
-                            "Move the mouse (or arrows), click (or Enter) to let go.")
+        return "place", N_("The red arrow in the small picture points to where the ship leans down: aim a little "
+                            "toward the high side. Move the mouse (or arrows), click (or Enter) to let go.")
     if prompt == Prompt.SAILOR:
         if hints:
-            return "sailor", N_("Wild: the purple ring marks the sailor the balance hint would turn for this "
-                                "tower. Click one in the top view, or 1 2 3.")
-        return "sailor", N_("Wild: a sailor turned less often evens out the tilt. Click one in the top view, "
-                            "or 1 2 3.")
+            return "sailor", N_("Wild: the purple ring shows the sailor the hint would turn. Click a sailor in the "
+                                "small picture, or press 1, 2 or 3.")
+        return "sailor", N_("Wild: a sailor that was turned less often can even out the leaning. Click a sailor "
+                            "in the small picture, or press 1, 2 or 3.")
     return None

@@ -60,14 +60,24 @@ def test_help_card_at_first_start_then_h_and_question_mark(make_app, params, scr
 def test_the_rules_name_the_faces_chips_rounds_and_only_the_variants_that_are_on():
     plain = " ".join(text for _, text in rules(GameConfig()))
     assert "Red or yellow: place" in plain and "Blue: on the first turn of a round" in plain
-    assert "Wild: place the next barrel, then turn any sailor" in plain
-    assert "3 rounds" in plain and "most chips" in plain and "costs whoever caused it 1 chip." in plain
-    assert "pays 2 to the player who placed the last barrel and 1 to everyone else" in plain
+    assert "Wild: place the next barrel, then pick any sailor" in plain
+    assert "Stack the 12 barrels" in plain and "one whole turn" in plain
+    assert "3 rounds" in plain and "most chips" in plain and "on your turn, you give 1 chip back." in plain
+    assert "whoever placed the last one gets 2 chips and everyone else gets 1" in plain
     assert "Younger sailors" not in plain and "Old Sea Dogs" not in plain
     every = " ".join(text for _, text in rules(GameConfig(barrels=9, half_turn=True, sea_dogs=True)))
-    assert "Younger sailors (on): 9 barrels instead of 12 and sailors turn half a turn." in every
-    assert "you may pass before rolling" in every and "can't pass" in every and "get that chip back" in every
-    assert "2 chips" in every and "half a turn" in every
+    assert "Younger sailors (on): 9 barrels instead of 12 and the sailors turn only half a turn." in every
+    assert "Stack the 9 barrels" in every and "The sailor turns half a turn" in every
+    assert "you may give a chip back and pass" in every and "may not pass" in every and "get that chip" in every
+    assert "you give 2 chips back" in every
+
+
+def test_the_rules_speak_a_familys_words():
+    """No word of the program's insides: the pictures are named by what they show."""
+    every = " ".join(text for _, text in rules(GameConfig(barrels=9, half_turn=True, sea_dogs=True))).lower()
+    for word in ("top view", "side view", "slice", "slope", "degrees", "tilt", "crash", "uphill", "downhill",
+                 "marker", "of the line"):
+        assert word not in every, word
 
 
 def test_first_game_tips_each_once_and_not_in_the_next_game(make_app, params, scripted_referee):
