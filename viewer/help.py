@@ -2,7 +2,12 @@
 
 The rules are worded after the rulebook as DESIGN.md section 4 reads it, for the game
 being played: the variants that are on (nine barrels, half turns, Old Sea Dogs) get their
-own lines. The keys are the key table's (:mod:`viewer.keys`). Everything is in the window's
+own lines. The words are a family's, the rulebook's where it has them: the barrel line is "the barrels
+shown at the top", the top view "the small picture" of the ship from above, the side view "the big
+picture"; what the tip says of them is what they draw (the red arrow downhill, the white arrowhead and
+the dark disc at the same ends in both, the hint's purple mark); the command that plays the game again
+is a small line at the foot, for whoever uses the command line. The keys are the key table's
+(:mod:`viewer.keys`). Everything is in the window's
 language (:attr:`viewer.frame.FrameView.language`). The card is painted once per window size,
 game set-up and language and then only blitted, so showing it costs a frame nothing.
 """
@@ -58,9 +63,9 @@ def rules(config: GameConfig, language: Language = ENGLISH) -> list[tuple[str | 
     paragraphs.append((None, _("Tip: the red arrow in the small picture points to where the ship leans down. "
                                "When the sailor turns, the ship leans a new way: set your barrel a little toward "
                                "the side that will be high. The big picture shows the ship from the side; its "
-                               "white arrow and dark dot are the same ends as in the small picture. B shows a "
-                               "hint: a purple mark where a careful player would place the barrel, and how much "
-                               "more the ship may lean before the tower falls.")))
+                               "white arrow and dark dot are the same ends as in the small picture. B shows the "
+                               "balance hint: a purple mark where a careful player would place the barrel, and how "
+                               "much more the ship may lean before the tower falls.")))
     return paragraphs
 
 

@@ -45,7 +45,7 @@ LEAVE_BUTTON = ("leave",)
 _KINDS = (SeatKind.PERSON, SeatKind.BOT, SeatKind.EMPTY)
 _KIND_LABELS = {SeatKind.PERSON: N_("Person"), SeatKind.BOT: N_("Bot"), SeatKind.EMPTY: N_("Nobody")}
 TOGGLES = (("nine", N_("Younger sailors: nine barrels")), ("half_turn", N_("Younger sailors: half turns")),
-           ("sea_dogs", N_("Old Sea Dogs: pass for a chip, a crash costs 2")),
+           ("sea_dogs", N_("Old Sea Dogs: pass for a chip, a fall costs 2")),
            ("hints", N_("Balance hint (B in the game)")), ("confirm", N_("Ask before letting a barrel go")))
 
 

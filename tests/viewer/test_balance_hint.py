@@ -223,7 +223,7 @@ def test_play_hints_starts_with_the_hint_on(tmp_path):
 
 def test_the_key_legend_and_the_help_card_name_b(params):
     assert ("B", "balance hint on / off") in [(row.label, row.words) for row in KEYS]
-    assert "B shows a balance hint" in " ".join(text for _, text in rules(GameConfig()))
+    assert "B shows the balance hint" in " ".join(text for _, text in rules(GameConfig()))
 
 
 def test_the_gauge_is_green_amber_red_as_shown():
