@@ -5,9 +5,11 @@ at the minimum window size, the key legend, and the end screen's round-by-round 
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pygame
 
+from kipp.language import Language
 from kipp.rules.config import GameConfig
 from viewer import end_screen, hud, palette
 from viewer.controller import GameController
@@ -15,7 +17,9 @@ from viewer.frame import FrameView
 from viewer.help import HelpCard, rules
 from viewer.keys import KEYS
 from viewer.layout import MIN_SIZE, compute_layout
+from viewer.modes import Prompt
 from viewer.recap import describe, round_recaps
+from viewer.tips import first_game_tip
 
 from .test_play_by_events import LINE_9, click, press, run_until, scripted_chance
 
@@ -72,12 +76,24 @@ def test_the_rules_name_the_faces_chips_rounds_and_only_the_variants_that_are_on
     assert "you give 2 chips back" in every
 
 
-def test_the_rules_speak_a_familys_words():
-    """No word of the program's insides: the pictures are named by what they show."""
-    every = " ".join(text for _, text in rules(GameConfig(barrels=9, half_turn=True, sea_dogs=True))).lower()
-    for word in ("top view", "side view", "slice", "slope", "degrees", "tilt", "crash", "uphill", "downhill",
-                 "marker", "of the line"):
-        assert word not in every, word
+def test_the_rules_and_the_first_tips_speak_a_familys_words():
+    """No word of the program's insides, in either language: the pictures are named by what they show
+    (the small picture from above, the big one from the side), a fall is a fall."""
+    inside = {"en": ("top view", "side view", "slice", "slope", "degrees", "tilt", "crash", "uphill", "downhill",
+                     "marker", "of the line"),
+              "de": ("ansicht", "schneidet", "steilste", "grad", "bergauf", "bergab", "endmarke", "der reihe")}
+    every = GameConfig(barrels=9, half_turn=True, sea_dogs=True)
+    prompts = [(Prompt.ROLL, SimpleNamespace(placed=0)), (Prompt.ROLL, SimpleNamespace(placed=1)),
+               (Prompt.PLAY_OR_PASS, None), (Prompt.PLACE, None), (Prompt.SAILOR, None)]
+    for code, words in inside.items():
+        language = Language(code)
+        texts = [text for _, text in rules(every, language)]
+        texts += [first_game_tip(prompt, state, hints=hints, language=language)[1]
+                  for prompt, state in prompts for hints in (False, True)]
+        assert len(texts) == 9 + 10
+        for text in texts:
+            for word in words:
+                assert word not in text.lower(), (code, word, text)
 
 
 def test_first_game_tips_each_once_and_not_in_the_next_game(make_app, params, scripted_referee):
