@@ -281,3 +281,23 @@ def test_without_a_display_the_window_says_so_in_one_german_line(display, german
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.strip().splitlines() == [german]
+
+
+
+ENGLISH_THOUSANDS = re.compile(r"\d,\d{3}(?!\d)")
+"""A number grouped by commas (1,000,000): English; German groups with a dot, and a comma is its decimal
+separator (1.000.000, 4,6)."""
+
+
+def test_the_german_help_groups_thousands_and_writes_decimals_as_german_does():
+    """Every command's German help: no number grouped the English way, and the numbers that are prose (a
+    bot's hand, how long --max-frames runs at most) with a decimal comma. Values typed on the command line
+    (``--target 0.3``) keep their point: a German types them so too."""
+    helps = {code: "".join(invoke([*([name] if name else []), "--help"], env).output for name in ("", *COMMANDS))
+             for code, env in (("en", C_LOCALE), ("de", GERMAN))}
+    english, german = squashed(helps["en"]), squashed(helps["de"])
+    assert ENGLISH_THOUSANDS.search(helps["en"]) and "a0.5mmhand" in english and "4.6hours" in english
+    assert not ENGLISH_THOUSANDS.findall(helps["de"]), sorted(set(ENGLISH_THOUSANDS.findall(helps["de"])))
+    for words in ("eine Hand mit 0,5 mm", "höchstens 1.000.000 (4,6 Stunden", "(höchstens 1.000.000)",
+                  "1,5 mm als Vorgabe"):
+        assert squashed(words) in german, words
