@@ -78,7 +78,9 @@ class Narrator:
 
     Keeps the players' names and chip counts between calls, so a game can be narrated
     as it is played (``for line in narrator.lines(new_events)``). The JSON lines do not
-    depend on the language; only this prose does.
+    depend on the language; only this prose does, its numbers too (millimetres, degrees
+    and turns as the language writes them: ``-0.6 mm``, German ``-0,6 mm``;
+    :meth:`kipp.language.Language.decimal`).
     """
 
     def __init__(self, players: list[str] | None = None, language: Language | None = None) -> None:
