@@ -214,6 +214,8 @@ def bad_files(tmp_path, monkeypatch):
      "ist aber 7.0", "Error: --params: mu.toml: friction.mu: must be between 0.01 and 2, got 7.0"),
     (["replay", "adir", "--check"], "Fehler: adir: ist ein Ordner, keine Datei: Aufzeichnung (eine Datei von "
      "`kipp game --json`)", "Error: adir: is a folder, not a recording (a file of `kipp game --json`)"),
+    (["replay", "nofile.jsonl", "--check"], "Fehler: nofile.jsonl: lässt sich nicht lesen: Aufzeichnung (eine Datei "
+     "von `kipp game --json`) (", "Error: nofile.jsonl: cannot read recording (a file of `kipp game --json`) ("),
     (["tune", "--orders", "orders.txt", "--referee", "fast"], "Fehler: --orders: orders.txt Zeile 1: 'LLLLMMMMSSSX': "
      "falscher Buchstabe", "Error: --orders: orders.txt line 1: 'LLLLMMMMSSSX': bad letter"),
     (["game", "--players", "Ann,Ben,Cy,Di,Ed"], "Fehler: --players: ein Spiel hat 1 bis 4 Spieler (1 zum Üben), "
