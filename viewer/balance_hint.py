@@ -120,15 +120,15 @@ def gauge_text(advice: Advice, language: Language = ENGLISH) -> tuple[str, str |
     if advice.kind == "place":
         if math.isinf(advice.margin_rad):
             return _("Balance: the first barrel sits in the recess"), None
-        head = (_("Balance: {degrees:.1f}\u00b0 to spare").format(degrees=advice.margin_deg) if advice.margin_rad >= 0
-                else _("Balance: it tips!"))
+        head = (_("Balance: {degrees}\u00b0 to spare").format(degrees=language.decimal(advice.margin_deg, 1))
+                if advice.margin_rad >= 0 else _("Balance: it tips!"))
         if advice.wild and advice.sailor in _THEN_TURN:
             return head, _(_THEN_TURN[advice.sailor])
         return head, _("set it on the purple mark")
     if math.isinf(advice.margin_rad):
         head = _("Tower: nothing to tip yet")
     elif advice.margin_rad >= 0:
-        head = _("Tower: {degrees:.1f}\u00b0 from tipping").format(degrees=advice.margin_deg)
+        head = _("Tower: {degrees}\u00b0 from tipping").format(degrees=language.decimal(advice.margin_deg, 1))
     else:
         head = _("Tower: tipping!")
     if advice.kind == "sailor":

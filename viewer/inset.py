@@ -43,9 +43,9 @@ def pennant_direction(params: Params, sailor: str, turns: float) -> float:
     return start - 2 * math.pi * (turns % 1.0)
 
 
-def format_turns(turns: float) -> str:
-    """A turn count as players say it: ``2``, ``1.5``, ``0.25``."""
-    return f"{round(turns, 2):g}"
+def format_turns(turns: float, language: Language = ENGLISH) -> str:
+    """A turn count as players say it, in ``language``: ``2``, ``1.5``, ``0.25`` (German ``1,5``)."""
+    return language.decimal(round(turns, 2))
 
 
 class InsetView:
@@ -58,6 +58,8 @@ class InsetView:
         """Where the tilt label was drawn last."""
         self.slice_ends: tuple[tuple[float, float], tuple[float, float]] | None = None
         """Screen points of the (left, right) markers of the slice line drawn last."""
+        self.language = ENGLISH
+        """The language of the numbers and words drawn last (turn counts, the tilt label)."""
 
     @property
     def scale(self) -> float:
@@ -88,8 +90,9 @@ class InsetView:
 
         ``view_rad``: where the side view's right-hand end points (default: along the slice);
         ``hint_xy``: the balance hint's aim (deck frame, m), ``hint_sailor``: the sailor it suggests;
-        ``language``: the words of the tilt label ("level")."""
+        ``language``: the words and numbers of the tilt label ("level", "2.6°") and the turn counts."""
         self.rect = pygame.Rect(rect)
+        self.language = language
         u = self.scale
         clip = surface.get_clip()
         surface.set_clip(rect.clip(clip) if clip else rect)  # barrels falling overboard leave the picture
@@ -248,11 +251,13 @@ class InsetView:
             (tip[0] + ux * head, tip[1] + uy * head),
             (tip[0] - uy * head * 0.7, tip[1] + ux * head * 0.7),
             (tip[0] + uy * head * 0.7, tip[1] - ux * head * 0.7)])
-        label = palette.text(f"{tilt_deg:.1f}\u00b0", max(14, round(self.rect.width / 14)), palette.KABOOM, bold=True)
+        label = palette.text(f"{language.decimal(tilt_deg, 1)}\u00b0", max(14, round(self.rect.width / 14)),
+                             palette.KABOOM, bold=True)
         return label, (tip[0] + ux * head, tip[1] + uy * head), (ux, uy)
 
     def _count_label(self, turns: float) -> pygame.Surface:
-        return palette.text(format_turns(turns), max(14, round(self.sailor_radius_px() * 1.5)), palette.INK, bold=True)
+        return palette.text(format_turns(turns, self.language), max(14, round(self.sailor_radius_px() * 1.5)),
+                            palette.INK, bold=True)
 
     def _count_rect(self, name: str, x: float, y: float, turns: float) -> pygame.Rect:
         """The box of a sailor's turn count: toward the tower spot from its cap."""

@@ -10,7 +10,7 @@ import click
 
 from kipp.cli.language_option import language_option
 from kipp.cli.options import UserError, check_output, library_error, seed_option
-from kipp.cli.words import Command, Text, paragraphs
+from kipp.cli.words import Command, Number, Text, paragraphs
 from kipp.language import N_, Language
 
 MAX_DRAWS = 20_000
@@ -33,7 +33,7 @@ MAX_DRAWS = 20_000
 @seed_option
 @click.option("--draws", type=click.IntRange(min=10, max=MAX_DRAWS), default=200, show_default=True,
               help=Text(N_("Placement draws per trial in the topple / game-round likelihood (10 to {max_draws})."),
-                        max_draws=f"{MAX_DRAWS:,}"))
+                        max_draws=Number(MAX_DRAWS)))
 @click.option("--check/--no-check", default=True, show_default=True,
               help=N_("Check that the solver reproduces the closed-form tipping and sliding angles."))
 @click.option("--progress/--quiet", "show_progress", default=None,

@@ -19,7 +19,7 @@ from kipp.cli.options import (
     sweep_options,
     whole_number,
 )
-from kipp.cli.words import Command, Text, paragraphs
+from kipp.cli.words import Command, Number, Text, paragraphs
 from kipp.language import N_, Language
 from sim.params import Params
 
@@ -33,7 +33,7 @@ from sim.params import Params
        "paired game by game. Results do not depend on --workers or --scheduler."), level="95%"),
 ))
 @click.option("--games", default=None, metavar="N", callback=whole_number("--games", 1, MAX_ROUNDS),
-              help=Text(N_("Games per arm (at most {max_games})."), max_games=f"{MAX_ROUNDS:,}"))
+              help=Text(N_("Games per arm (at most {max_games})."), max_games=Number(MAX_ROUNDS)))
 @click.option("--players", default="2", show_default=True, metavar="K", callback=whole_number("--players", 1),
               help=N_("Bots per game (1-4)."))
 @sweep_options

@@ -149,12 +149,18 @@ TEMPLATES = (
 """The English sentences, with ``{field}`` where the library fills in a part."""
 
 
+_FIELD = r"(?:[^()]|\([^()]*\))+?"
+"""What a field matches: as little as it can, with its parentheses in pairs, so that ``cannot read
+{what} ({reason})`` reads ``recording (a file of `kipp game --json`) (No such file or directory)`` as
+the recording's words and the reason."""
+
+
 def _pattern(template: str) -> re.Pattern:
     parts = []
     for literal, field, _spec, _conversion in string.Formatter().parse(template):
         parts.append(re.escape(literal))
         if field is not None:
-            parts.append(f"(?P<{field}>.+?)")
+            parts.append(f"(?P<{field}>{_FIELD})")
     return re.compile("".join(parts), re.DOTALL)
 
 

@@ -24,7 +24,7 @@ from typing import Callable, Iterator
 import click
 
 from kipp.cli.language_option import command_language
-from kipp.cli.words import Joined, Text
+from kipp.cli.words import Joined, Number, Text
 from kipp.language import N_
 from kipp.rules.config import BARREL_COUNTS, MAX_PLAYERS, ConfigError, GameConfig, check_player_count
 from sim.params import Params, ParamsError, load_params
@@ -90,12 +90,13 @@ def parse_players(text: str, option: str = "--players") -> int | tuple[str, ...]
     name that reads as a number (``-1``, ``2.5``, ``nan``, ``1e3``), which is a mistyped
     count rather than somebody's name.
     """
-    _ = command_language().gettext
+    language = command_language()
+    _ = language.gettext
     text = text.strip()
     if _COUNT.fullmatch(text):
         if len(text) > MAX_DIGITS:
             raise UserError(_("{option}: a game has 1 to {max_players} players, got a number of {digits} digits")
-                            .format(option=option, max_players=MAX_PLAYERS, digits=f"{len(text):,}"))
+                            .format(option=option, max_players=MAX_PLAYERS, digits=language.decimal(len(text))))
         return player_count(int(text))
     names = tuple(name.strip() for name in text.split(","))
     if not text or any(not name for name in names):
@@ -308,7 +309,7 @@ def models_help() -> Joined:
     def hand(sigma_mm: float | None) -> Text:
         if sigma_mm is None:
             return Text(N_("the parameter set's hand"))
-        return Text(N_("a {sigma_mm} mm hand"), sigma_mm=f"{sigma_mm:g}")
+        return Text(N_("a {sigma_mm} mm hand"), sigma_mm=Number(float(sigma_mm)))
 
     return Joined("; ", [Text(N_("{name}: {aim}, {hand}, {wild}, {passing}"), name=m.name,
                               aim=Text(_MODEL_WORDS["aim"][m.aim]), hand=hand(m.sigma_mm),
@@ -347,17 +348,19 @@ def whole_number(option: str, minimum: int, maximum: int | None = None):
     def convert(ctx, param, value):
         if value is None:
             return None
-        _ = command_language(ctx).gettext
+        language = command_language(ctx)
+        _ = language.gettext
         text = str(value).strip()
         if len(text) > MAX_DIGITS:  # Python refuses past 4,300 digits; no count needs more than a few
             raise UserError(_("{option}: expected a whole number of at most {max_digits} digits, got {length} "
-                              "characters").format(option=option, max_digits=MAX_DIGITS, length=f"{len(text):,}"))
+                              "characters").format(option=option, max_digits=MAX_DIGITS,
+                                                   length=language.decimal(len(text))))
         if not (text.isascii() and text.isdigit()) or int(text) < minimum:
             raise UserError(_("{option}: expected a whole number >= {minimum}, got {value!r}").format(
                 option=option, minimum=minimum, value=value))
         if maximum is not None and int(text) > maximum:
             raise UserError(_("{option}: expected a whole number from {minimum} to {maximum}, got {value!r}").format(
-                option=option, minimum=minimum, maximum=f"{maximum:,}", value=value))
+                option=option, minimum=minimum, maximum=language.decimal(maximum), value=value))
         return int(text)
     return convert
 

@@ -24,7 +24,8 @@ from kipp.cli.window import (
     run_viewer,
     screenshot_option,
 )
-from kipp.language import Language
+from kipp.cli.words import Command, paragraphs
+from kipp.language import N_, Language
 from sim.params import Params
 
 GAME_OPTIONS = ("players", "barrels", "half_turn", "sea_dogs", "hints", "confirm", "seed", "record")
@@ -75,57 +76,54 @@ def _language_given(context: click.Context) -> bool:
     return any(source not in (None, ParameterSource.DEFAULT) for source in sources)
 
 
-@click.command()
+@click.command(cls=Command, help=paragraphs(
+    N_("Play Kipp, Kipp, Ahoi! in a window: people and bots, physics in real time."),
+    N_("Without options the window opens on the start screen: seat up to four players (people by name, bots by "
+       "player model), choose the variants and the hint, and start; the last choices are remembered. Any of "
+       "--players, --barrels, --half-turn, --sea-dogs, --hints, --confirm, --seed or --record starts a game at "
+       "once."),
+    N_("Space or a click on the die rolls; on a wild roll click a sailor (or 1/2/3); the next barrel follows the "
+       "mouse (or the arrow keys) and a click (or Enter) lets it go; P passes in Old Sea Dogs (it costs a chip); B "
+       "shows the balance hint (where a careful player would set the barrel, how close the tower is to tipping; on "
+       "from the start with --hints); H or ? shows how to play; N starts a new game and Esc quits (both ask first "
+       "during a game). The first start opens on the how-to-play screen."),
+    N_("The window speaks German or English: --language if given, else the language last chosen on the start "
+       "screen (remembered with its other choices), else the system's locale (LANG=de_DE.UTF-8 gives German; else "
+       "English)."),
+))
 @click.option("--players", default="You,bot", show_default=True, metavar="N|NAMES",
-              help='Comma-separated names in seating order; "bot" makes a bot: "Ann,Ben,bot" (1-4 players), '
-                   '"bot:MODEL" a bot of a player model: "Ann,bot:skilled,bot:novice" (novice, casual, skilled, '
-                   'expert; see `kipp game --help`; a bare bot is casual). '
-                   'A count N is you and N-1 bots: 3 is "You,bot,bot"; one name ("Ann") is a one-player game. '
-                   "A name must not be a number.")
+              help=N_('Comma-separated names in seating order; "bot" makes a bot: "Ann,Ben,bot" (1-4 players), '
+                      '"bot:MODEL" a bot of a player model: "Ann,bot:skilled,bot:novice" (novice, casual, skilled, '
+                      'expert; see `kipp game --help`; a bare bot is casual). '
+                      'A count N is you and N-1 bots: 3 is "You,bot,bot"; one name ("Ann") is a one-player game. '
+                      "A name must not be a number."))
 @barrels_option
-@click.option("--half-turn", is_flag=True, help="Sailors turn half a revolution (younger sailors).")
-@click.option("--sea-dogs", is_flag=True, help="Old Sea Dogs: passing allowed, a crash costs 2 chips.")
+@click.option("--half-turn", is_flag=True, help=N_("Sailors turn half a revolution (younger sailors)."))
+@click.option("--sea-dogs", is_flag=True, help=N_("Old Sea Dogs: passing allowed, a crash costs 2 chips."))
 @click.option("--hints", is_flag=True,
-              help="Start with the balance hint on (B turns it on and off): a purple mark where the bots' balance "
-                   "judgement would set your barrel, and how many degrees of tilt the tower has to spare.")
+              help=N_("Start with the balance hint on (B turns it on and off): a purple mark where the bots' "
+                      "balance judgement would set your barrel, and how many degrees of tilt the tower has to "
+                      "spare."))
 @click.option("--confirm", is_flag=True,
-              help="Ask before letting a barrel go: a click (or Enter) holds it where it is, a second click "
-                   "(or Enter) lets it go; the arrows, Backspace or Esc aim again.")
+              help=N_("Ask before letting a barrel go: a click (or Enter) holds it where it is, a second click "
+                      "(or Enter) lets it go; the arrows, Backspace or Esc aim again."))
 @click.option("--seed", type=click.IntRange(min=0), default=None, metavar="N",
-              help="Root random seed of the first game (the next ones use N+1, N+2, ...): the same seed and "
-                   "players give the same barrel lines and dice. Default: fresh luck, a new seed each game, "
-                   "shown on the end screen and in the help card so a good game can be played again.")
+              help=N_("Root random seed of the first game (the next ones use N+1, N+2, ...): the same seed and "
+                      "players give the same barrel lines and dice. Default: fresh luck, a new seed each game, "
+                      "shown on the end screen and in the help card so a good game can be played again."))
 @click.option("--record", default=None, metavar="FILE.jsonl",
-              help="Write the game to FILE.jsonl as it is played, in the replay format of `kipp game --json` "
-                   "(the next games to FILE-2.jsonl, ...): `kipp replay FILE.jsonl` shows it again, also a game "
-                   "stopped half-way. R in the window records the game being played into your data folder.")
+              help=N_("Write the game to FILE.jsonl as it is played, in the replay format of `kipp game --json` "
+                      "(the next games to FILE-2.jsonl, ...): `kipp replay FILE.jsonl` shows it again, also a game "
+                      "stopped half-way. R in the window records the game being played into your data folder."))
 @language_option
 @mute_option
 @params_option
-@max_frames_option("Quit after N frames (for documentation and tests; runs headless without a display)")
-@screenshot_option("Save the last frame as a PNG")
+@max_frames_option(N_("Quit after N frames (for documentation and tests; runs headless without a display)"))
+@screenshot_option(N_("Save the last frame as a PNG."))
 def play(players: str, barrels: int, half_turn: bool, sea_dogs: bool, hints: bool, confirm: bool, seed: int | None,
          record: str | None, language: Language, mute: bool, params: Params, max_frames: int | None,
          screenshot: str | None) -> None:
-    """Play Kipp, Kipp, Ahoi! in a window: people and bots, physics in real time.
-
-    Without options the window opens on the start screen: seat up to four players (people
-    by name, bots by player model), choose the variants and the hint, and start; the last
-    choices are remembered. Any of --players, --barrels, --half-turn, --sea-dogs, --hints,
-    --confirm, --seed or --record starts a game at once.
-
-    Space or a click on the die rolls; on a wild roll click a sailor (or 1/2/3); the
-    next barrel follows the mouse (or the arrow keys) and a click (or Enter) lets it
-    go; P passes in Old Sea Dogs (it costs a chip); B shows the balance hint (where a
-    careful player would set the barrel, how close the tower is to tipping; on from the
-    start with --hints); H or ? shows how to play; N starts
-    a new game and Esc quits (both ask first during a game). The first start opens on
-    the how-to-play screen.
-
-    The window speaks German or English: --language if given, else the language last chosen
-    on the start screen (remembered with its other choices), else the system's locale
-    (LANG=de_DE.UTF-8 gives German; else English).
-    """
+    """``kipp play`` (its help is the ``help`` above): the start screen, or a game set up by the options."""
     require_pygame("kipp play")
     screenshot = check_output("--screenshot", screenshot, suffix=".png")
     record = check_output("--record", record, suffix=".jsonl")

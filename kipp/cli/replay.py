@@ -40,8 +40,8 @@ from sim.referees import make_referee
 ))
 @click.argument("file", metavar="FILE")
 @click.option("--check", is_flag=True, help=N_("Re-run the game headless and fail if any outcome differs."))
-@max_frames_option("Without --check: stop after N frames (headless runs, documentation)")
-@screenshot_option("Without --check: save the last frame as PNG")
+@max_frames_option(N_("Without --check: stop after N frames (headless runs, documentation)"))
+@screenshot_option(N_("Without --check: save the last frame as PNG."))
 @mute_option
 @params_option
 @language_option
@@ -49,7 +49,7 @@ def replay(file: str, check: bool, max_frames: int | None, screenshot: str | Non
            params: Params, language: Language) -> None:
     """``kipp replay`` (its help is the ``help`` above): shown in the viewer, or checked headless."""
     if not check:
-        show_replay(file, params, max_frames=max_frames, screenshot=screenshot, mute=mute)
+        show_replay(file, params, max_frames=max_frames, screenshot=screenshot, mute=mute, language=language)
         return
     for option, value in (("--max-frames", max_frames), ("--screenshot", screenshot)):
         if value is not None:
@@ -114,7 +114,7 @@ def read_recording(file: str) -> list[dict]:
 
 
 def show_replay(path: str, params: Params | None = None, *, max_frames: int | None = None,
-                screenshot: str | None = None, mute: bool = False) -> None:
+                screenshot: str | None = None, mute: bool = False, language: Language | None = None) -> None:
     """Show the game recorded in ``path`` (``kipp game --json``) with the viewer's animations.
 
     The game is decided by the referee it was recorded with (``game_start.referee``);
@@ -124,9 +124,10 @@ def show_replay(path: str, params: Params | None = None, *, max_frames: int | No
     showing a game that stops halfway.
     Raises :class:`UserError` for an unreadable transcript or header, parameters other
     than the recording's, a recording whose outcomes differ, or no display (unless
-    ``max_frames``/``screenshot`` ask for a headless run).
+    ``max_frames``/``screenshot`` ask for a headless run). ``language``: the window's (default: the
+    command line's).
     """
-    require_pygame("kipp replay (without --check)")
+    require_pygame(N_("kipp replay (without --check)"))
     screenshot = check_output("--screenshot", screenshot, suffix=".png")
     events = read_recording(path)
     header = events[0]
@@ -148,5 +149,7 @@ def show_replay(path: str, params: Params | None = None, *, max_frames: int | No
                               referee=make_referee(referee_name, params),
                               script=ReplayScript(events))
 
-    run_viewer(new_controller, max_frames, screenshot, replay=True, failure_prefix=f"{path}: replay differs: ",
-               mute=mute)
+    language = language or command_language()
+    prefix = language.gettext("{file}: replay differs: {problem}").format(file=path, problem="")
+    run_viewer(new_controller, max_frames, screenshot, replay=True, failure_prefix=prefix, mute=mute,
+               language=language)

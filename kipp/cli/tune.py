@@ -39,7 +39,7 @@ from kipp.cli.options import (
     sweep_options,
     whole_number,
 )
-from kipp.cli.words import Command, Text, paragraphs
+from kipp.cli.words import Command, Number, Text, paragraphs
 from kipp.language import N_, Language
 from kipp.players.bots import WILD_POLICIES, Bot
 from sim.params import Params
@@ -166,7 +166,7 @@ def _orders(spec: str, barrels: int, seed: int) -> list[tuple[str, ...]]:
                            "the physics-quality estimate, {topped_rounds} with --half-widths (the top-up gives more "
                            "to the orders that need them), 200 with --referee; with --find, the most any order "
                            "plays: 4,096]."),
-                        max_rounds=f"{MAX_ROUNDS:,}", fast_rounds=Plan.fast_rounds, topped_rounds=TOPPED_FAST_ROUNDS))
+                        max_rounds=Number(MAX_ROUNDS), fast_rounds=Plan.fast_rounds, topped_rounds=TOPPED_FAST_ROUNDS))
 @click.option("--physics-rounds", default=None, metavar="P", callback=whole_number("--physics-rounds", 2, MAX_ROUNDS),
               help=Text(N_("Physics-quality estimate: rounds every order also plays with both referees (the "
                            "correction), or with --physics-orders each sampled order [default: {paired_rounds}, "
@@ -181,7 +181,7 @@ def _orders(spec: str, barrels: int, seed: int) -> list[tuple[str, ...]]:
                            "order cost the more, and the less predictably, the longer towers stand (they share few "
                            "prefixes that a crash cuts short) [default: every order when at most {sampled_from} "
                            "are swept, else {sampled_orders} drawn at random]."),
-                        sampled_from=f"{SAMPLED_FROM:,}", sampled_orders=f"{SAMPLED_ORDERS:,}"))
+                        sampled_from=Number(SAMPLED_FROM), sampled_orders=Number(SAMPLED_ORDERS)))
 @click.option("--correction-features", default=None, type=click.Choice(["summary", "layout"]),
               help=N_("Physics-quality estimate: the orders' features the correction's model may use: summary "
                       "(where the large and the medium barrels sit on average, and which size is at the bottom; "
@@ -228,7 +228,7 @@ def _orders(spec: str, barrels: int, seed: int) -> list[tuple[str, ...]]:
                            "values with the sweep's correction (the sweep's shared rounds move orders of one family "
                            "together, and the extremes are also those whose noise pointed that way, so their values "
                            "can be off by more than their intervals) [default: no confirmation]."),
-                        confirm_rounds=f"{CONFIRM_ROUNDS:,}"))
+                        confirm_rounds=Number(CONFIRM_ROUNDS)))
 @progress_option
 @language_option
 def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physics_orders: int | None,
@@ -243,7 +243,7 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
     from kipp.analysis.executor import Execution, default_workers
     from kipp.analysis.rounds import RoundModel
 
-    _ = language.gettext
+    _, number = language.gettext, language.decimal
     sigma = bounded("--sigma-mm", 0.0, MAX_SIGMA_MM, sigma_mm)
     if wild is not None and wild not in WILD_POLICIES:
         raise UserError(_("--wild: expected one of {choices}, got {wild!r}").format(
@@ -265,7 +265,7 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
                             .format(option=name))
     if confirm_top is not None and 2 * confirm_top > len(orders):
         raise UserError(_("--confirm: {top} hardest and {top} easiest are more than the {orders} orders swept")
-                        .format(top=f"{confirm_top:,}", orders=f"{len(orders):,}"))
+                        .format(top=number(confirm_top), orders=number(len(orders))))
     sweep = Sweep(orders, orders_spec, model, bot, params, seed)
     execution = Execution(workers or default_workers(), scheduler, not no_progress)
     outputs = Outputs(out, plot, csv_out, top)
@@ -277,7 +277,7 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
                               "(or name one --referee)"))
         if physics_orders and physics_orders > len(orders):
             raise UserError(_("--physics-orders: {count} is more than the {orders} orders swept").format(
-                count=f"{physics_orders:,}", orders=f"{len(orders):,}"))
+                count=number(physics_orders), orders=number(len(orders))))
         plan = Plan.for_orders(len(orders), fast_rounds=rounds, paired_rounds=physics_rounds,
                                paired_orders=physics_orders, physics_anchors=anchors, half_widths=half_widths,
                                correction_features=correction_features)
@@ -300,7 +300,7 @@ def _one_referee(sweep: Sweep, rounds: int, referee_name: str, execution: Execut
         "{orders} orders x {rounds} rounds, {game}; player: {player} (aim {aim}, sigma {sigma} mm, wild {wild}); "
         "referee {referee}; seed {seed}").format(
         orders=len(sweep.orders), rounds=rounds, game=game_words(model), player=model.player, aim=bot.aim,
-        sigma=f"{bot.sigma_mm:g}", wild=bot.wild, referee=referee_name, seed=sweep.seed))
+        sigma=command_language().decimal(float(bot.sigma_mm)), wild=bot.wild, referee=referee_name, seed=sweep.seed))
     click.echo(format_table(summaries, outputs.top))
     if out is not None:
         click.echo(command_language().gettext("Counts of every order: {path}").format(path=out))

@@ -11,6 +11,9 @@ no ``DISPLAY``/``WAYLAND_DISPLAY`` at all, or one that names a server nobody run
 initialising it. A headless driver is refused unless the run was
 asked to be headless (``--max-frames``/``--screenshot``, or ``SDL_VIDEODRIVER`` set to
 ``dummy``/``offscreen`` on purpose).
+
+The options' help and these one-line refusals are in the command line's language
+(:func:`kipp.cli.language_option.command_language`), marked for the catalogue here.
 """
 
 from __future__ import annotations
@@ -19,50 +22,65 @@ import os
 
 import click
 
+from kipp.cli.language_option import command_language
 from kipp.cli.options import UserError, check_output
+from kipp.cli.words import Number, Text
+from kipp.language import N_, Language
 
 HEADLESS_DRIVERS = ("dummy", "offscreen")
-VIEWER_EXTRA = "pip install 'kipp-kipp-ahoi[viewer]' (in a checkout: pip install -e '.[viewer]')"
-GAME_HINT = "`kipp game` plays a whole game headless"
-NO_DISPLAY = f"no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); {GAME_HINT}"
+VIEWER_EXTRA = N_("pip install 'kipp-kipp-ahoi[viewer]' (in a checkout: pip install -e '.[viewer]')")
+"""How to install the window (marked: translated where it is said)."""
 
 
-def no_window_message(environ=None) -> str:
-    """The one-line reason a window could not be opened, naming the display that failed."""
+def no_window_message(environ=None, language: Language | None = None) -> str:
+    """The one-line reason a window could not be opened, naming the display that failed, in ``language``
+    (default: the command line's)."""
     environ = os.environ if environ is None else environ
+    _ = (language or command_language()).gettext
     named = [f"{key}={environ[key]}" for key in ("DISPLAY", "WAYLAND_DISPLAY") if environ.get(key)]
     if not named:
-        return NO_DISPLAY
-    return f"cannot open a window on {' / '.join(named)} (no display server answers there); {GAME_HINT}"
+        return _("no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+                 "`kipp game` plays a whole game headless")
+    return _("cannot open a window on {displays} (no display server answers there); "
+             "`kipp game` plays a whole game headless").format(displays=" / ".join(named))
 
 
+FPS = 60
+"""The window's frames per second on a real display (:data:`viewer.frame.FPS`, not imported here: the
+CLI imports the viewer only to open a window)."""
 MAX_FRAMES = 1_000_000
-"""``--max-frames`` at most: about 4.6 hours at 60 frames per second (a headless run of
-more is a typo, and would run for days)."""
+"""``--max-frames`` at most: about 4.6 hours at :data:`FPS` (a headless run of more is a typo, and
+would run for days)."""
 
 
 def max_frames_option(text: str):
-    """``--max-frames N`` (1 .. :data:`MAX_FRAMES`) with the command's help ``text``."""
+    """``--max-frames N`` (1 .. :data:`MAX_FRAMES`) with the command's help ``text`` (marked with ``N_``)."""
     return click.option("--max-frames", type=click.IntRange(min=1, max=MAX_FRAMES), default=None, metavar="N",
-                        help=f"{text}; at most {MAX_FRAMES:,} (4.6 hours at 60 fps).")
+                        help=Text(N_("{text}; at most {max_frames} ({hours} hours at {fps} fps)."), text=Text(text),
+                                  max_frames=Number(MAX_FRAMES), hours=Number(MAX_FRAMES / FPS / 3600, 1), fps=FPS))
 
 
-mute_option = click.option("--mute", is_flag=True, help="Start with the sound off (M turns it on and off). "
-                                                        "Without an audio device the game plays silently.")
+mute_option = click.option("--mute", is_flag=True, help=N_("Start with the sound off (M turns it on and off). "
+                                                           "Without an audio device the game plays silently."))
 
 
 def screenshot_option(text: str):
-    """``--screenshot FILE.png``; checked before the viewer starts (:func:`kipp.cli.options.check_output`)."""
-    return click.option("--screenshot", default=None, metavar="FILE.png", help=f"{text}.")
+    """``--screenshot FILE.png`` with the command's help ``text`` (marked with ``N_``); checked before the
+    viewer starts (:func:`kipp.cli.options.check_output`)."""
+    return click.option("--screenshot", default=None, metavar="FILE.png", help=text)
 
 
 def require_pygame(command: str) -> None:
-    """Raise UserError (one line, exit 2) naming the ``[viewer]`` extra when pygame cannot be imported."""
+    """Raise UserError (one line, exit 2) naming the ``[viewer]`` extra when pygame cannot be imported.
+
+    ``command``: what needs the window, as the user typed it (marked with ``N_`` when it has words)."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
         import pygame  # noqa: F401
     except ImportError:
-        raise UserError(f"{command} opens a window, which needs pygame-ce: {VIEWER_EXTRA}") from None
+        _ = command_language().gettext
+        raise UserError(_("{command} opens a window, which needs pygame-ce: {install}").format(
+            command=_(command), install=_(VIEWER_EXTRA))) from None
 
 
 def _headless_on_purpose() -> bool:

@@ -84,6 +84,27 @@ class Joined(Words):
         return self.separator.join(translate(part, language) for part in self.parts)
 
 
+class Number(Words):
+    """A number in a help text, written as the language reads it (:meth:`kipp.language.Language.decimal`):
+    ``1,000,000`` in English, ``1.000.000`` in German. Not a value to type (an option's syntax keeps
+    Python's own).
+
+    >>> from kipp.language import Language
+    >>> number = Number(4.63, 1)
+    >>> number, number.translated(Language("de"))
+    ('4.6', '4,6')
+    """
+
+    def __new__(cls, value: float, digits: int | None = None) -> "Number":
+        self = super().__new__(cls, Language(SOURCE_LANGUAGE).decimal(value, digits))
+        self.value = value
+        self.digits = digits
+        return self
+
+    def translated(self, language: Language) -> str:
+        return language.decimal(self.value, self.digits)
+
+
 def paragraphs(*texts: str) -> Joined:
     """A command's help: paragraphs (each one line, marked with ``N_``), separated by a blank line."""
     return Joined("\n\n", texts)

@@ -15,6 +15,8 @@ ship in the package.
 'Ann beginnt.'
 >>> Language("en").ngettext("{count} chip", "{count} chips", 1).format(count=1)
 '1 chip'
+>>> Language("de").decimal(2.64, 1), Language("de").decimal(1_000_000)
+('2,6', '1.000.000')
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ LANGUAGES = ("en", "de")
 """The languages there are catalogues for; English is the source language."""
 
 SOURCE_LANGUAGE = "en"
+
+SEPARATORS = {"en": (".", ","), "de": (",", ".")}
+"""(decimal separator, thousands separator) of each language, as CLDR writes them (Babel's
+``format_decimal`` in the ``en`` and ``de`` locales; tests/kipp/language checks it)."""
 
 
 def N_(message: str) -> str:
@@ -102,6 +108,25 @@ class Language:
     def ngettext(self, singular: str, plural: str, count: int) -> str:
         """The singular or plural form for ``count``, in this language."""
         return self._catalogue.ngettext(singular, plural, count)
+
+    def decimal(self, value: float, digits: int | None = None, *, sign: bool = False) -> str:
+        """``value`` written as a reader of this language reads a number: its decimal separator
+        (``2,6`` in German) and its thousands grouped (``1.000.000`` in German, ``1,000,000`` in
+        English).
+
+        ``digits``: how many after the separator, rounded as ``format`` rounds (half to even on
+        the binary value); ``None``: an ``int`` whole, a ``float`` as short as ``format(value, "g")``
+        writes it (``1.5``, ``2``). ``sign``: a ``+`` before a positive number. In English the text is
+        ``format(value, ",.1f")`` (and so on): for numbers under a thousand, what ``.1f`` gives.
+        For a number a person reads; machine output (JSON, CSV, values quoted from a file or an
+        option) keeps Python's own.
+        """
+        kind = "d" if digits is None and isinstance(value, int) else "g" if digits is None else f".{digits}f"
+        english = format(value, f"{'+' if sign else ''},{kind}")
+        point, group = SEPARATORS[self.code]
+        if (point, group) == SEPARATORS[SOURCE_LANGUAGE]:
+            return english
+        return english.translate({ord("."): point, ord(","): group})
 
     def __repr__(self) -> str:
         return f"Language({self.code!r})"

@@ -78,7 +78,9 @@ class Narrator:
 
     Keeps the players' names and chip counts between calls, so a game can be narrated
     as it is played (``for line in narrator.lines(new_events)``). The JSON lines do not
-    depend on the language; only this prose does.
+    depend on the language; only this prose does, its numbers too (millimetres, degrees
+    and turns as the language writes them: ``-0.6 mm``, German ``-0,6 mm``;
+    :meth:`kipp.language.Language.decimal`).
     """
 
     def __init__(self, players: list[str] | None = None, language: Language | None = None) -> None:
@@ -138,14 +140,18 @@ class Narrator:
                     name=who, left=self._chips(chips[e["player"]]))
             elif kind == "place":
                 x, y = e["offset_mm"]
-                yield "    " + _("places barrel {index} ({size}) at x {x:+.1f} mm, y {y:+.1f} mm.").format(
-                    index=e["index"], size=self._barrel(e["barrel"]), x=x, y=y)
+                number = self.language.decimal
+                yield "    " + _("places barrel {index} ({size}) at x {x} mm, y {y} mm.").format(
+                    index=e["index"], size=self._barrel(e["barrel"]),
+                    x=number(x, 1, sign=True), y=number(y, 1, sign=True))
             elif kind == "turn":
+                number = self.language.decimal
                 amount = {1.0: _("a full turn"), 0.5: _("half a turn")}.get(
-                    e["fraction"], _("{fraction:g} turns").format(fraction=e["fraction"]))
-                turns = ", ".join(f"{self._sailor(sailor)} {count:g}" for sailor, count in e["turns"].items())
-                yield "    " + _("turns {sailor} {amount}: the deck tilts {tilt:.1f} deg ({turns}).").format(
-                    sailor=self._the_sailor(e["sailor"]), amount=amount, tilt=e["tilt_deg"], turns=turns)
+                    e["fraction"], _("{fraction} turns").format(fraction=number(float(e["fraction"]))))
+                turns = ", ".join(f"{self._sailor(sailor)} {number(float(count))}"
+                                  for sailor, count in e["turns"].items())
+                yield "    " + _("turns {sailor} {amount}: the deck tilts {tilt} deg ({turns}).").format(
+                    sailor=self._the_sailor(e["sailor"]), amount=amount, tilt=number(e["tilt_deg"], 1), turns=turns)
             elif kind == "crash":
                 chips[e["player"]] -= e["chips_returned"]
                 when = {"place": _(" as the barrel goes on"), "turn": _(" as the ship tilts")}.get(e.get("phase"), "")

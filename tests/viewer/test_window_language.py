@@ -20,6 +20,7 @@ bot's turn shows. What is drawn is recorded where text is rendered and blitted
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, replace
 from itertools import chain, repeat
 
@@ -245,3 +246,20 @@ def test_no_drawn_text_is_left_in_english(make_app, params, monkeypatch, english
     assert not english, "English in the German window:\n" + "\n".join(english)
     assert {"Du bist dran", "Krawumm!", "So wird gespielt", "Wer spielt heute?"} <= set(
         chain.from_iterable(shot.record.texts() for shot in german)), "the German screens were drawn"
+
+
+POINTED = re.compile(r"\d\.\d")
+"""A decimal point between digits: how English writes 2.6°, never how German does."""
+
+
+def test_a_german_screen_writes_its_decimals_with_a_comma(make_app, params, monkeypatch):
+    """The gauge's degrees, the inset's tilt and its half turns: ``2,6°`` and ``0,5`` in German, as the
+    English screens show them with a point."""
+    english = {d.text for shot in _shots(make_app, params, monkeypatch, Language("en")) for d in shot.record.drawn}
+    german = {d.text for shot in _shots(make_app, params, monkeypatch, Language("de")) for d in shot.record.drawn}
+    pointed = sorted(text for text in english if POINTED.search(text))
+    assert any("\u00b0" in text for text in pointed) and "0.5" in english, "the English screens show decimals"
+    assert not sorted(text for text in german if POINTED.search(text)), "a decimal point in the German window"
+    commas = {text for text in german if re.search(r"\d,\d", text)}
+    assert any(re.fullmatch(r"Turm: noch \d+,\d° bis zum Kippen", text) for text in commas), sorted(commas)
+    assert "0,5" in commas and any(re.fullmatch(r"\d+,\d°", text) for text in commas), sorted(commas)

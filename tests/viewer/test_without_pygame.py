@@ -78,3 +78,14 @@ def test_the_window_s_commands_name_the_viewer_extra_in_one_line(without_pygame,
     assert result.returncode == 2 and len(lines) == 1, result.stderr
     assert VIEWER_EXTRA in lines[0] and "Traceback" not in result.stderr
     assert result.tried and not result.stdout
+
+
+@pytest.mark.parametrize("args, command", [(("play",), "kipp play"),
+                                           (("replay", "game.jsonl"), "kipp replay (ohne --check)")])
+def test_in_german_the_window_s_commands_name_the_viewer_extra_in_german(without_pygame, tmp_path, args, command):
+    (tmp_path / "game.jsonl").write_text("")
+    without_pygame.env |= {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "de_DE.UTF-8"}
+    result = without_pygame.kipp(*args)
+    assert result.returncode == 2 and result.stderr.strip().splitlines() == [
+        f"Fehler: {command} öffnet ein Fenster, und dafür braucht es pygame-ce: pip install 'kipp-kipp-ahoi[viewer]' "
+        "(in einem Quellcode-Checkout: pip install -e '.[viewer]')"]

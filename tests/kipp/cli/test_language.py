@@ -12,7 +12,10 @@ German too. The English is checked against the help texts of the commit before t
 from __future__ import annotations
 
 import gettext
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import click
@@ -25,17 +28,13 @@ from kipp.cli.options import models_help
 from kipp.cli.words import Joined, translate
 from kipp.language import Language
 
-COMMANDS = ("game", "tune", "compare", "design", "sensitivity", "params", "calibrate", "replay", "bench")
-"""Every command but ``play`` (its words belong to the viewer's translation)."""
+COMMANDS = ("game", "play", "tune", "compare", "design", "sensitivity", "params", "calibrate", "replay", "bench")
+"""Every command."""
 
 GOLDEN = Path(__file__).with_name("golden_help")
 GERMAN = {"LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": "de_DE.UTF-8"}
 C_LOCALE = {"LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": "C"}
 DE = Language("de")
-
-VIEWER_OPTIONS = {"--max-frames", "--screenshot", "--mute"}
-"""Options of ``kipp replay`` made by :mod:`kipp.cli.window`, whose words the viewer's translation owns."""
-
 
 def invoke(args: list[str], env: dict) -> click.testing.Result:
     return CliRunner().invoke(main, args, env=env)
@@ -51,7 +50,7 @@ def help_pieces(name: str) -> list[tuple[str, str]]:
     paragraphs = cmd.help.parts if isinstance(cmd.help, Joined) else cmd.help.split("\n\n")
     pieces = [(f"{name or 'kipp'} help", paragraph) for paragraph in paragraphs]
     for param in cmd.params:
-        if isinstance(param, click.Option) and param.help and not VIEWER_OPTIONS & set(param.opts):
+        if isinstance(param, click.Option) and param.help:
             pieces.append((f"{name or 'kipp'} {param.opts[-1]}", param.help))
     return pieces
 
@@ -140,6 +139,11 @@ def test_the_english_help_text_is_what_it_was_where_the_new_option_widens_the_ta
     (["game", "--language", "fr"], "Fehler: kipp game: Ungültiger Wert für '--language': 'fr' ist nicht eins von"),
     (["compare", "--games", "x"], "Fehler: --games: erwartet eine ganze Zahl >= 1, bekam 'x'"),
     (["game", "--players", "Ann,,Ben"], "Fehler: --players: erwartet eine Anzahl (1-4) oder Namen mit Kommas"),
+    (["play", "--max-frames", "0"], "Fehler: kipp play: Ungültiger Wert für '--max-frames': 0 liegt nicht im Bereich"),
+    (["play", "--screenshot", "x.txt"], "Fehler: --screenshot: erwartet einen Dateinamen mit .png, bekam 'x.txt'"),
+    (["play", "--players", "Ann,bot:nope"], "Fehler: --players: unbekanntes Spielermodell 'nope'"),
+    (["replay", "x.jsonl", "--check", "--mute", "--max-frames", "3"], "Fehler: --max-frames: nur für das Nachspielen "
+     "im Fenster"),
 ])
 def test_a_bad_input_is_one_german_line_and_exit_2(args, german):
     result = invoke(args, GERMAN)
@@ -210,6 +214,8 @@ def bad_files(tmp_path, monkeypatch):
      "ist aber 7.0", "Error: --params: mu.toml: friction.mu: must be between 0.01 and 2, got 7.0"),
     (["replay", "adir", "--check"], "Fehler: adir: ist ein Ordner, keine Datei: Aufzeichnung (eine Datei von "
      "`kipp game --json`)", "Error: adir: is a folder, not a recording (a file of `kipp game --json`)"),
+    (["replay", "nofile.jsonl", "--check"], "Fehler: nofile.jsonl: lässt sich nicht lesen: Aufzeichnung (eine Datei "
+     "von `kipp game --json`) (", "Error: nofile.jsonl: cannot read recording (a file of `kipp game --json`) ("),
     (["tune", "--orders", "orders.txt", "--referee", "fast"], "Fehler: --orders: orders.txt Zeile 1: 'LLLLMMMMSSSX': "
      "falscher Buchstabe", "Error: --orders: orders.txt line 1: 'LLLLMMMMSSSX': bad letter"),
     (["game", "--players", "Ann,Ben,Cy,Di,Ed"], "Fehler: --players: ein Spiel hat 1 bis 4 Spieler (1 zum Üben), "
@@ -258,3 +264,42 @@ def test_a_command_run_alone_first_does_not_change_its_help_under_the_group():
 
     assert CliRunner().invoke(bench, ["--help"], env=C_LOCALE).output.count("-h, --help") == 0
     assert "  -h, --help " in invoke(["bench", "--help"], C_LOCALE).output
+
+
+@pytest.mark.parametrize("display, german", [
+    (None, "Fehler: kein Bildschirm, auf dem ein Fenster aufgehen kann (DISPLAY und WAYLAND_DISPLAY sind nicht "
+           "gesetzt); `kipp game` spielt ein ganzes Spiel ohne Fenster"),
+    (":97", "Fehler: kann kein Fenster auf DISPLAY=:97 öffnen (dort antwortet kein Display-Server); `kipp game` "
+            "spielt ein ganzes Spiel ohne Fenster"),
+])
+def test_without_a_display_the_window_says_so_in_one_german_line(display, german):
+    """A real ``kipp play`` without a display to open a window on (SDL falls back to ``offscreen``)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER", "LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    env |= {"LANG": "de_DE.UTF-8"} | ({"DISPLAY": display} if display else {})
+    if display and os.path.exists(f"/tmp/.X11-unix/X{display[1:]}"):
+        pytest.skip(f"an X server listens on {display}")
+    result = subprocess.run([sys.executable, "-m", "kipp", "play", "--players", "Ann,bot"], env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip().splitlines() == [german]
+
+
+
+ENGLISH_THOUSANDS = re.compile(r"\d,\d{3}(?!\d)")
+"""A number grouped by commas (1,000,000): English; German groups with a dot, and a comma is its decimal
+separator (1.000.000, 4,6)."""
+
+
+def test_the_german_help_groups_thousands_and_writes_decimals_as_german_does():
+    """Every command's German help: no number grouped the English way, and the numbers that are prose (a
+    bot's hand, how long --max-frames runs at most) with a decimal comma. Values typed on the command line
+    (``--target 0.3``) keep their point: a German types them so too."""
+    helps = {code: "".join(invoke([*([name] if name else []), "--help"], env).output for name in ("", *COMMANDS))
+             for code, env in (("en", C_LOCALE), ("de", GERMAN))}
+    english, german = squashed(helps["en"]), squashed(helps["de"])
+    assert ENGLISH_THOUSANDS.search(helps["en"]) and "a0.5mmhand" in english and "4.6hours" in english
+    assert not ENGLISH_THOUSANDS.findall(helps["de"]), sorted(set(ENGLISH_THOUSANDS.findall(helps["de"])))
+    for words in ("eine Hand mit 0,5 mm", "höchstens 1.000.000 (4,6 Stunden", "(höchstens 1.000.000)",
+                  "1,5 mm als Vorgabe"):
+        assert squashed(words) in german, words

@@ -61,3 +61,38 @@ def test_the_json_lines_do_not_depend_on_the_language():
     english, german = _game("--json", "--language", "en"), _game("--json", "--language", "de")
     assert english == german
     assert all(json.loads(line)["event"] for line in german.splitlines())
+
+
+POINTED = re.compile(r"\d\.\d")
+"""A decimal point between digits: how English writes 2.6, never how German does."""
+
+
+def test_the_german_transcript_writes_its_decimals_with_a_comma():
+    """Millimetres, degrees and half turns (``--half-turn``) in German prose: ``-0,6 mm``, ``1,6 Grad``,
+    ``rot 0,5``; the English keeps its points."""
+    english, german = _game("--language", "en", "--half-turn"), _game("--language", "de", "--half-turn")
+    assert POINTED.search(english), "the English game shows decimals"
+    assert not POINTED.findall(german), [line for line in german.splitlines() if POINTED.search(line)][:3]
+    assert re.search(r"x [+-]\d+,\d mm, y [+-]\d+,\d mm", german)
+    assert re.search(r"um \d+,\d Grad", german) and re.search(r"\b(rot|gelb|blau) \d+,5\b", german)
+    assert len(re.findall(r"\d,\d", german)) == len(POINTED.findall(english))
+
+
+@pytest.mark.parametrize("value, digits, sign", [
+    (2.64, 1, False), (-0.04, 1, True), (3.0, 1, True), (0.25, 2, False), (1234.5, 1, False),
+    (1_000_000, None, False), (12, None, False), (987654.321, 3, False), (-1999.95, 2, False),
+])
+@pytest.mark.parametrize("code", ["en", "de"])
+def test_a_number_reads_as_cldr_writes_it_in_the_language(code, value, digits, sign):
+    """:meth:`Language.decimal` against Babel's ``format_decimal`` (the Unicode CLDR's patterns)."""
+    from babel.numbers import format_decimal
+
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    expected = format_decimal(value, format=("+" + pattern + ";-" + pattern) if sign else pattern, locale=code,
+                              decimal_quantization=True)
+    assert Language(code).decimal(value, digits, sign=sign) == expected
+
+
+@pytest.mark.parametrize("value, english, german", [(1.5, "1.5", "1,5"), (2.0, "2", "2"), (0.25, "0.25", "0,25")])
+def test_a_number_without_digits_is_as_short_as_it_can_be(value, english, german):
+    assert (Language("en").decimal(value), Language("de").decimal(value)) == (english, german)
