@@ -119,7 +119,7 @@ def gauge_text(advice: Advice, language: Language = ENGLISH) -> tuple[str, str |
     _ = language.gettext
     if advice.kind == "place":
         if math.isinf(advice.margin_rad):
-            return _("Balance: the first barrel sits in the recess"), None
+            return _("Balance: the first barrel is in the middle"), None
         head = (_("Balance: {degrees}\u00b0 to spare").format(degrees=language.decimal(advice.margin_deg, 1))
                 if advice.margin_rad >= 0 else _("Balance: it tips!"))
         if advice.wild and advice.sailor in _THEN_TURN:
