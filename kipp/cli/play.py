@@ -93,8 +93,8 @@ def _language_given(context: click.Context) -> bool:
 ))
 @click.option("--players", default="You,bot", show_default=True, metavar="N|NAMES",
               help=N_('Comma-separated names in seating order; "bot" makes a bot: "Ann,Ben,bot" (1-4 players), '
-                      '"bot:MODEL" a bot of a player model: "Ann,bot:skilled,bot:novice" (novice, casual, skilled, '
-                      'expert; see `kipp game --help`; a bare bot is casual). '
+                      '"bot:MODEL" a bot of a player model: "Ann,bot:skilled,bot:novice" (every model is in '
+                      '`kipp game --help`; a bare bot is casual). '
                       'A count N is you and N-1 bots: 3 is "You,bot,bot"; one name ("Ann") is a one-player game. '
                       "A name must not be a number."))
 @barrels_option
