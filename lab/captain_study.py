@@ -13,6 +13,15 @@ lines and each seat's hand are shared and the paired difference measures the pla
   hand-written ``risk`` pass rule against the same twin, so the two pass rules are judged with the
   same aim, hand and wild choice; how often each passes when it may (passes per chance to pass).
   The expert's passes in the head-to-head games are counted too.
+- **where passing pays**: every chance to pass, by the captain's own crash estimate p of the coming
+  turn (:data:`ESTIMATE_BINS`): how often the captain's rule and the ``risk`` rule pass there, and
+  after each pass made whether the next player's forced turn crashed. With two players and a crash
+  costing 2 chips, a pass gains the passer +1 against the next player if that turn crashes and
+  costs -2 if it stands, while playing costs -2 if the passer's own turn crashes. The next player
+  turns the same tower, so the rate q at which their forced turns crash estimates the tower's crash
+  chance for the passer too: passing pays where 3q - 2 > -2q, q above
+  :func:`kipp.players.bots.pass_threshold` (2 players, 2 chips: 0.4), and does not pay where q is
+  below it (a bin whose q interval lies below 0.4).
 
 The record (``--out``, JSON) holds every figure with its 95% interval, the command and the wall
 time.
@@ -38,6 +47,8 @@ from kipp.rules.config import ROUNDS, GameConfig
 from kipp.rules.play import play_game
 from sim.params import Params, load_params
 
+ESTIMATE_BINS = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 1.0)
+"""Edges of the bins of the captain's crash estimate at a chance to pass (the last includes 1)."""
 CAPTAIN = "captain"
 OPPONENTS = ("casual", "skilled", "expert", "learned")
 PASS_RULES = ("captain", "risk")
@@ -56,6 +67,8 @@ class Tally:
     risk_passes: int = 0
     wild_choices: int = 0
     not_levelled: int = 0
+    judged: list = field(default_factory=list)
+    """This game's chances to pass, in order: (crash estimate, captain rule passes, risk rule passes, passed)."""
     name: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -71,27 +84,70 @@ class Tally:
             return action
         self.chances += 1
         if self.bot.aim == "captain" and self.bot.passing in ("captain", "risk"):
-            verdicts = self.bot.estimate_passes(state)
+            judgement = self.bot.pass_judgement(state)
+            verdicts = judgement.verdicts
             self.risk_passes += verdicts["risk"]
             passes = verdicts[self.bot.passing]
+            self.judged.append((judgement.estimate, verdicts["captain"], verdicts["risk"], passes))
         else:
             passes = isinstance(self.bot.act(state, rng), Pass)
         self.passes += passes
         return Pass() if passes else Play()
 
 
+def forced_turns_crashed(events: list[dict], player: int) -> list[bool]:
+    """For each pass of ``player`` in a game's ``events``, in order: did the next player's forced turn
+    crash (a crash before the pass's chip is awarded or the round completes)?"""
+    out = []
+    for i, event in enumerate(events):
+        if event["event"] == "pass" and event["player"] == player:
+            for after in events[i + 1:]:
+                if after["event"] == "crash":
+                    out.append(True)
+                    break
+                if (after["event"] == "award" and after.get("reason") == "pass") or after["event"] == "round_end":
+                    out.append(False)
+                    break
+    return out
+
+
+def estimate_bin(p: float) -> int:
+    """The index of the :data:`ESTIMATE_BINS` bin of the crash estimate ``p``."""
+    for i, high in enumerate(ESTIMATE_BINS[1:-1]):
+        if p < high:
+            return i
+    return len(ESTIMATE_BINS) - 2
+
+
+def _empty_bins() -> list[dict]:
+    return [{"chances": 0, "captain_passes": 0, "risk_passes": 0, "passes": 0, "next_crashed": 0}
+            for _ in ESTIMATE_BINS[1:]]
+
+
 def _pair(first, second, sea_dogs: bool, referee, params: Params, seed: int) -> dict:
     """``first`` against ``second`` (Tally-wrapped bots) in both seatings of one seed: first's chips
-    minus second's and wins minus wins, averaged over the seatings."""
+    minus second's and wins minus wins, averaged over the seatings; and first's chances to pass by
+    its crash estimate (:func:`estimate_bin`), with the next player's forced turn after its passes."""
     chips = wins = 0.0
+    bins = _empty_bins()
     for seats in ((first, second), (second, first)):
         config = GameConfig(players=tuple(b.name for b in seats), sea_dogs=sea_dogs)
+        first.judged = []
         state = play_game(config, referee, list(seats), seed, params=params)
         mine = seats.index(first)
         chips += state.chips[mine] - state.chips[1 - mine]
         winners = state.winners()
         wins += (mine in winners) - ((1 - mine) in winners)
-    return {"chips": chips / 2, "wins": wins / 2}
+        outcomes = iter(forced_turns_crashed(state.events(), mine))
+        for estimate, captain_passes, risk_passes, passed in first.judged:
+            row = bins[estimate_bin(estimate)]
+            row["chances"] += 1
+            row["captain_passes"] += captain_passes
+            row["risk_passes"] += risk_passes
+            if passed:
+                row["passes"] += 1
+                row["next_crashed"] += next(outcomes)
+    return {"chips": chips / 2, "wins": wins / 2, "bins": bins}
 
 
 def task(kind: str, what: str, sea_dogs: bool, referee_name: str, params: Params, root: int, g: int) -> tuple:
@@ -136,6 +192,26 @@ def _rate(count: int, of: int) -> dict:
     return {"count": count, "of": of, "rate": round(count / of, 4), "rate_95": [round(low, 4), round(high, 4)]}
 
 
+def pass_table(rows: list[dict]) -> list[dict]:
+    """Per bin of the crash estimate, summed over ``rows`` (task figures): the chances, how often each
+    rule passes there, and the next player's forced turns after the passes made, with whether passing
+    pays there (module docstring)."""
+    from kipp.players.bots import pass_threshold
+
+    bar = pass_threshold(2, 2)
+    table = []
+    for i, (low, high) in enumerate(zip(ESTIMATE_BINS, ESTIMATE_BINS[1:])):
+        total = {k: sum(r["bins"][i][k] for r in rows) for k in _empty_bins()[0]}
+        crashed = _rate(total["next_crashed"], total["passes"])
+        pays = None
+        if crashed["rate_95"] is not None:
+            pays = "yes" if crashed["rate_95"][0] > bar else "no" if crashed["rate_95"][1] < bar else "undecided"
+        table.append({"estimate": [low, high], "chances": total["chances"],
+                      "captain_rule_passes": total["captain_passes"], "risk_rule_passes": total["risk_passes"],
+                      "next_players_forced_turns_crashed": crashed, "passing_pays": pays})
+    return table
+
+
 def summarise(results: dict[tuple, dict], games: int, opponents, sea_dogs_opponents, completion_models,
               pass_rules) -> dict:
     """The record's figures from every task's result (keyed by (kind, what, sea_dogs, g))."""
@@ -154,6 +230,7 @@ def summarise(results: dict[tuple, dict], games: int, opponents, sea_dogs_oppone
                 entry["risk_rule_at_the_captains_chances"] = _rate(sum(x["risk_passes"] for x in r),
                                                                    sum(x["chances"] for x in r))
                 entry[f"{m}_passes"] = _rate(sum(x["other_passes"] for x in r), sum(x["other_chances"] for x in r))
+                entry["captain_passes_by_estimate"] = pass_table(r)
             out["head_to_head"][variant][m] = entry
     per_game = {}
     for m in completion_models:
@@ -172,7 +249,8 @@ def summarise(results: dict[tuple, dict], games: int, opponents, sea_dogs_oppone
                              "wins": _interval([x["wins"] for x in r]),
                              "passes": _rate(sum(x["passes"] for x in r), sum(x["chances"] for x in r)),
                              "risk_rule_at_the_same_chances": _rate(sum(x["risk_passes"] for x in r),
-                                                                    sum(x["chances"] for x in r))}
+                                                                    sum(x["chances"] for x in r)),
+                             "by_estimate": pass_table(r)}
     return out
 
 
@@ -229,6 +307,13 @@ def report(record: dict) -> str:
         lines.append(f"pass, {rule} rule with the captain's aim against never passing: chips {c:+.3f} [{cl:+.3f}, "
                      f"{ch:+.3f}], wins {w:+.3f} [{wl:+.3f}, {wh:+.3f}]; passes {rate['count']} of "
                      f"{rate['of']} chances ({rate['rate']:.3f}; the risk rule would pass {risk['count']})")
+        for row in r["by_estimate"]:
+            crashed = row["next_players_forced_turns_crashed"]
+            rate_text = "-" if crashed["rate"] is None else f"{crashed['rate']:.3f}"
+            lines.append(f"  estimate {row['estimate'][0]:.1f}-{row['estimate'][1]:.1f}: {row['chances']} chances, "
+                         f"captain rule passes {row['captain_rule_passes']}, risk rule {row['risk_rule_passes']}; "
+                         f"after the {crashed['of']} passes made the next turn "
+                         f"crashed {crashed['count']} ({rate_text}); passing pays: {row['passing_pays']}")
     return "\n".join(lines)
 
 

@@ -4,7 +4,10 @@ The policy (:class:`kipp.players.captain.CaptainPolicy`: the aim, a wild roll's 
 plays with the expert's 0.5 mm hand. A candidate's fitness is the chips it takes from its
 opponents: two-player games, each played twice from the same seed with the seats swapped, the
 candidate's final chips minus the opponent's, averaged over the pairs and over the opponents
-``--opponents`` (``self`` is a copy of the policy at the generation's start: the CMA-ES mean).
+``--opponents`` (``self`` is a copy of the policy at the generation's start: the CMA-ES mean);
+plus ``--aim-completion-weight`` times the share of rounds completed in the candidate's games
+(two players, where the last barrel gives its placer one chip more than the other, chips alone
+do not reward a tower that stands: the weight asks for towers as well as chips).
 Common random numbers: in generation g every candidate plays the games of the same seeds
 (``derived_seed(seed, "training", stage, "game", g, k)``, stage 0 or 1), so the die, the lines and the hands' errors
 are the same for all of them and their differences are the policies'.
@@ -12,8 +15,14 @@ are the same for all of them and their differences are the policies'.
 Two stages, because the pass is the costly part to play (each pass decision estimates the
 coming turn's crash at every face of the die, about 25 times a standard game's cost):
 
-1. ``aim``: the aim and the wild choice (27 weights), standard games, from the ``learned``
-   player's aim and the leveler's choice; the pass weights stay zero.
+1. ``aim``: the aim and the wild choice, standard games, from the policy's starting point
+   (:meth:`~kipp.players.captain.CaptainPolicy.starting_point`: half the balance aim, half the
+   ``learned`` aim, the leveler's choice); the pass weights stay zero. It fits five numbers
+   (:data:`AIM_TERMS`): the weight of the balance aim and of the whole ``learned`` aim (its 20
+   weights scaled together, so the aim stays a blend of two aims that each stack well), and the
+   three wild weights. Five numbers rather than the 27 weights: whole physics games give a
+   fitness too noisy for CMA-ES to place 27 weights in the budget, and the ``learned`` aim's
+   weights were already fitted for towers that stand.
 2. ``pass``: the pass bar (4 weights), Old Sea Dogs, from the hand-written ``risk`` rule, with
    stage 1's aim and wild choice fixed.
 
@@ -24,7 +33,7 @@ final mean is the result. CMA-ES's normal draws come from ``stream(seed, "traini
 is the same for any ``--workers``. The policy and how it was trained (each stage's curve, the
 wall and CPU time) are written to ``--out`` (default: the shipped ``kipp/players/data/captain.json``).
 
-Why CMA-ES and not a gradient method: the policy is 31 weights and the fitness is a whole
+Why CMA-ES and not a gradient method: the search is 5 + 4 numbers and the fitness is a whole
 game's chips, a sum of a few +-1 events with no gradient through the referee; CMA-ES needs only
 the ranking of candidates, which common random numbers make far less noisy than the fitness
 itself, and it needs nothing beyond numpy and ``cma``.
@@ -43,8 +52,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from kipp.players.captain import DEFAULT_PATH, DIMENSIONS, PASS_TERMS, VECTORS, WILD_TERMS, CaptainPolicy
-from kipp.players.learned import SCALARS
+from kipp.players.captain import DEFAULT_PATH, PASS_TERMS, VECTORS, WILD_TERMS, CaptainPolicy
+from kipp.players.learned import SCALARS, LearnedAim
+from kipp.rules.config import ROUNDS
 from sim.referees import referee_names
 from sim.seeds import derived_seed, stream
 
@@ -52,8 +62,50 @@ SELF = "self"
 """The opponent name of the policy's own copy (the CMA-ES mean at the generation's start)."""
 DEFAULT_OPPONENTS = ("casual", "skilled", "expert", "learned", SELF)
 N_AIM = len(VECTORS) * len(SCALARS)
-STAGES = {"aim": (slice(0, N_AIM + len(WILD_TERMS)), False), "pass": (slice(N_AIM + len(WILD_TERMS), DIMENSIONS), True)}
-"""Stage -> (the weights it fits, whether its games are Old Sea Dogs)."""
+N_WILD = len(WILD_TERMS)
+AIM_TERMS = ("balance_weight", "learned_weight", *WILD_TERMS)
+"""The numbers the ``aim`` stage fits: the two aims' weights and the wild weights."""
+AIM_STDS = (1.0, 1.0, 5.0, 1.0, 1.0)
+"""Each aim-stage number's step in units of ``--aim-sigma0`` (a crash estimate weighs in the wild score
+about five times less per unit than a tilt of 10 degrees or a deck's rise)."""
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage of training: its games' variant and the numbers it fits."""
+
+    name: str
+    sea_dogs: bool
+    terms: tuple[str, ...]
+    stds: tuple[float, ...]
+
+    def numbers(self, vector: np.ndarray, learned: LearnedAim) -> np.ndarray:
+        """The stage's numbers of the full weight vector ``vector`` (for ``aim``: read where the vector
+        is a blend of the balance and ``learned`` aims, as the starting point is)."""
+        if self.name == "pass":
+            return vector[N_AIM + N_WILD:].copy()
+        policy = CaptainPolicy.from_flat(vector)
+        share = policy.aim_weights[:-1].ravel() @ learned.weights.ravel() / (learned.weights.ravel() @
+                                                                            learned.weights.ravel())
+        return np.array([policy.aim_weights[-1, 0], share, *policy.wild])
+
+    def full(self, numbers: np.ndarray, vector: np.ndarray, learned: LearnedAim) -> np.ndarray:
+        """The full weight vector: ``vector`` with the stage's part set from ``numbers``."""
+        out = np.array(vector, dtype=float)
+        if self.name == "pass":
+            out[N_AIM + N_WILD:] = numbers
+            return out
+        weights = np.zeros((len(VECTORS), len(SCALARS)))
+        weights[:-1] = numbers[1] * learned.weights
+        weights[-1, 0] = numbers[0]
+        out[:N_AIM] = weights.ravel()
+        out[N_AIM:N_AIM + N_WILD] = numbers[2:]
+        return out
+
+
+STAGES = {"aim": Stage("aim", False, AIM_TERMS, AIM_STDS),
+          "pass": Stage("pass", True, PASS_TERMS, (1.0,) * len(PASS_TERMS))}
+"""The stages in the order they run."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +115,8 @@ class Setup:
     opponents: tuple[str, ...]
     sea_dogs: bool
     referee: str
+    completion_weight: float = 0.0
+    """Fitness per share of rounds completed in the candidate's games (added to the chips)."""
 
 
 def captain_bot(policy: CaptainPolicy, name: str, params):
@@ -74,7 +128,8 @@ def captain_bot(policy: CaptainPolicy, name: str, params):
 
 def chips_taken(flat: np.ndarray, self_flat: np.ndarray, setup: Setup, seeds: list[int]) -> tuple[float, ...]:
     """A task: per opponent, the mean over ``seeds`` of the candidate's chips minus the opponent's (seats
-    swapped, same seed, averaged) with the candidate playing the weights ``flat``."""
+    swapped, same seed, averaged) with the candidate playing the weights ``flat``; and last, the share of
+    rounds completed in all of those games."""
     from kipp.players.models import make_bot
     from kipp.rules.config import GameConfig
     from kipp.rules.play import play_game
@@ -84,7 +139,7 @@ def chips_taken(flat: np.ndarray, self_flat: np.ndarray, setup: Setup, seeds: li
     params = load_params()
     referee = shared_referee(setup.referee, params)
     me = captain_bot(CaptainPolicy.from_flat(flat), "candidate", params)
-    out = []
+    out, completed, rounds = [], 0, 0
     for opponent in setup.opponents:
         other = (captain_bot(CaptainPolicy.from_flat(self_flat), "opponent", params) if opponent == SELF
                  else make_bot(opponent, "opponent", params))
@@ -95,30 +150,33 @@ def chips_taken(flat: np.ndarray, self_flat: np.ndarray, setup: Setup, seeds: li
                 state = play_game(config, referee, list(seats), seed, params=params)
                 mine = seats.index(me)
                 total += (state.chips[mine] - state.chips[1 - mine]) / 2
+                completed += sum(e["event"] == "round_end" and e["completed"] for e in state.events())
+                rounds += ROUNDS
         out.append(total / len(seeds))
-    return tuple(out)
+    return (*out, completed / rounds)
 
 
 def run_stage(stage: str, start: np.ndarray, *, generations: int, minutes: float | None, population: int, games: int,
-              seed: int, sigma0: float, setup: Setup, workers: int, progress: bool = True) -> tuple[np.ndarray, list]:
-    """CMA-ES over ``stage``'s weights from ``start`` (the full vector); the final vector and the curve."""
+              seed: int, sigma0: float, setup: Setup, workers: int, completion_weight: float = 0.0,
+              progress: bool = True) -> tuple[np.ndarray, list]:
+    """CMA-ES over ``stage``'s numbers (:class:`Stage`) from ``start`` (the full vector); the final vector
+    and the curve."""
     import cma
     from tqdm import tqdm
 
     from kipp.analysis.executor import open_executor, run_tasks
 
-    part, _ = STAGES[stage]
+    spec, learned = STAGES[stage], LearnedAim.load()
+    setup = replace(setup, completion_weight=completion_weight)
     index = list(STAGES).index(stage)
     rng = stream(seed, "training", index)
-    es = cma.CMAEvolutionStrategy(start[part].copy(), sigma0, {
-        "popsize": population, "seed": math.nan, "verbose": -9,
+    es = cma.CMAEvolutionStrategy(spec.numbers(start, learned), sigma0, {
+        "popsize": population, "seed": math.nan, "verbose": -9, "CMA_stds": list(spec.stds),
         "randn": lambda lam, n: rng.standard_normal((lam, n))})
     curve, begin = [], time.monotonic()
 
     def full(x) -> np.ndarray:
-        v = start.copy()
-        v[part] = x
-        return v
+        return spec.full(np.asarray(x, dtype=float), start, learned)
 
     bar = tqdm(total=generations, desc=f"{stage} generations", unit="gen", disable=not progress, file=sys.stderr)
     with open_executor(workers) as executor:
@@ -129,14 +187,17 @@ def run_stage(stage: str, start: np.ndarray, *, generations: int, minutes: float
             results: dict[int, tuple[float, ...]] = {}
             tasks = ((i, full(x), mean, setup, seeds) for i, x in enumerate(candidates))
             run_tasks(executor, _indexed, tasks, max_in_flight=2 * workers, on_result=results.update)
-            per_opponent = np.array([results[i] for i in range(len(candidates))])
-            fitness = per_opponent.mean(axis=1)
+            outcomes = np.array([results[i] for i in range(len(candidates))])
+            per_opponent, completion = outcomes[:, :-1], outcomes[:, -1]
+            fitness = per_opponent.mean(axis=1) + setup.completion_weight * completion
             es.tell(candidates, list(-fitness))
             best = int(np.argmax(fitness))
             curve.append({"generation": g + 1, "elapsed_s": round(time.monotonic() - begin, 1),
                           "best_fitness": round(float(fitness[best]), 4),
                           "median_fitness": round(float(np.median(fitness)), 4),
                           "best_by_opponent": dict(zip(setup.opponents, np.round(per_opponent[best], 4).tolist())),
+                          "best_completion": round(float(completion[best]), 4),
+                          "mean": dict(zip(spec.terms, np.round(es.mean, 4).tolist())),
                           "sigma": round(float(es.sigma), 5)})
             bar.update()
             bar.set_postfix(best=f"{fitness.max():+.3f}", median=f"{np.median(fitness):+.3f}")
@@ -156,11 +217,11 @@ def train(*, seed: int, opponents: tuple[str, ...], referee: str, workers: int, 
     vector = CaptainPolicy.starting_point().flat()
     record = {}
     for stage, options in (("aim", aim), ("pass", passing)):
-        setup = Setup(opponents, STAGES[stage][1], referee)
+        setup = Setup(opponents, STAGES[stage].sea_dogs, referee)
         vector, curve = run_stage(stage, vector, seed=seed, setup=setup, workers=workers, progress=progress,
                                   **options)
         record[stage] = {**options, "variant": "Old Sea Dogs" if setup.sea_dogs else "standard",
-                         "generations_run": len(curve), "curve": curve}
+                         "fits": list(STAGES[stage].terms), "generations_run": len(curve), "curve": curve}
     return CaptainPolicy.from_flat(vector), record
 
 
@@ -173,15 +234,18 @@ def make_parser() -> argparse.ArgumentParser:
                         help="comma-separated player models, and 'self' for the policy's own copy")
     parser.add_argument("--referee", default="physics", choices=referee_names())
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--aim-generations", type=int, default=10)
+    parser.add_argument("--aim-generations", type=int, default=8)
+    parser.add_argument("--aim-completion-weight", type=float, default=1.0,
+                        help="fitness per share of rounds completed in the candidate's games")
     parser.add_argument("--aim-minutes", type=float, default=None, help="stop the stage after the generation that "
                         "passes this much wall time (not reproducible across machines)")
     parser.add_argument("--aim-population", type=int, default=8)
-    parser.add_argument("--aim-games", type=int, default=6, help="seeds per opponent per generation (x 2 seatings)")
-    parser.add_argument("--aim-sigma0", type=float, default=0.1)
-    parser.add_argument("--pass-generations", type=int, default=5)
+    parser.add_argument("--aim-games", type=int, default=8, help="seeds per opponent per generation (x 2 seatings)")
+    parser.add_argument("--aim-sigma0", type=float, default=0.3)
+    parser.add_argument("--pass-generations", type=int, default=4)
     parser.add_argument("--pass-minutes", type=float, default=None)
     parser.add_argument("--pass-population", type=int, default=6)
+    parser.add_argument("--pass-completion-weight", type=float, default=0.0)
     parser.add_argument("--pass-games", type=int, default=4)
     parser.add_argument("--pass-sigma0", type=float, default=0.3)
     parser.add_argument("--out", default=str(DEFAULT_PATH), help="where to write the policy (JSON)")
@@ -201,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     stages = {}
     for stage in ("aim", "pass"):
         options = {name: getattr(args, f"{stage}_{name}") for name in ("generations", "minutes", "population",
-                                                                         "games", "sigma0")}
+                                                                         "games", "sigma0", "completion_weight")}
         if options["generations"] < 1 or options["games"] < 1 or options["population"] < 2:
             parser.error(f"--{stage}-generations and --{stage}-games must be at least 1, --{stage}-population 2")
         stages[stage] = options
@@ -210,8 +274,10 @@ def main(argv: list[str] | None = None) -> int:
                            aim=stages["aim"], passing=stages["pass"], progress=not args.no_progress)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     training = {"method": "CMA-ES (cma) in two stages, common random numbers within each generation",
+                "command": "python -m lab.train_selfplay " + " ".join(argv if argv is not None else sys.argv[1:]),
                 "seed": args.seed, "opponents": list(opponents), "referee": args.referee, "hand_mm": 0.5,
-                "fitness": "chips taken per game from each opponent (2 players, seats swapped), averaged",
+                "fitness": "chips taken per game from each opponent (2 players, seats swapped), averaged, plus the "
+                           "stage's completion_weight x the share of rounds completed in those games",
                 "workers": args.workers, "wall_s": round(time.monotonic() - wall, 1),
                 "cpu_s": round(time.process_time() - cpu + children.ru_utime + children.ru_stime, 1), **record}
     CaptainPolicy(policy.aim_weights, policy.wild, policy.passing, training).save(args.out)

@@ -111,6 +111,18 @@ def placed_by_hand(aim_mm: Sequence[float], sigma_mm: float, rng: np.random.Gene
 
 
 @dataclass(frozen=True)
+class PassJudgement:
+    """A bot's view of one play-or-pass decision (:meth:`Bot.pass_judgement`)."""
+
+    estimate: float
+    """The bot's own probability that the coming turn crashes (:meth:`Bot.crash_probability`)."""
+    threshold: float
+    """The ``risk`` rule passes above this (:func:`pass_threshold`)."""
+    verdicts: dict[str, bool]
+    """Pass rule name -> does it pass: ``risk``, and with the captain aim ``captain``."""
+
+
+@dataclass(frozen=True)
 class Bot:
     """A computer player.
 
@@ -330,6 +342,11 @@ class Bot:
     def estimate_passes(self, state) -> dict[str, bool]:
         """What the ``risk`` rule and, with the captain aim, the ``captain`` rule decide at ``state``'s
         play-or-pass decision, from one crash estimate (:meth:`crash_probability`)."""
+        return self.pass_judgement(state).verdicts
+
+    def pass_judgement(self, state) -> "PassJudgement":
+        """The crash estimate at ``state``'s play-or-pass decision, the ``risk`` rule's threshold and what
+        each rule decides (:meth:`estimate_passes`)."""
         config = state.config
         p, threshold = self.crash_probability(state), pass_threshold(len(config.players), config.crash_penalty)
         verdicts = {"risk": p > threshold}
@@ -338,7 +355,7 @@ class Bot:
             verdicts["captain"] = self.captain.passes(
                 p, threshold, lead_chips=state.chips[state.player] - max(others, default=0),
                 supply_share=state.supply / config.total_chips, placed_share=state.placed / len(state.line))
-        return verdicts
+        return PassJudgement(p, threshold, verdicts)
 
     def crash_probability(self, state) -> float:
         """The bot's own estimate that the coming turn crashes, before the die is rolled.

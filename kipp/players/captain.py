@@ -32,8 +32,11 @@ never a referee. It has three parts, each linear in a few numbers the player can
   ``pass`` zero this is the ``risk`` rule of :func:`kipp.players.bots.pass_threshold`.
 
 The weights are fitted by CMA-ES in paired games against copies of the policy and the other
-player models (``python -m lab.train_selfplay``) and shipped as ``kipp/players/data/captain.json``
-with how they were trained.
+player models (``python -m lab.train_selfplay``: the aim as a blend of the balance aim and the
+whole ``learned`` aim, two numbers, with the three wild weights; then the pass's four) and shipped
+as ``kipp/players/data/captain.json`` with how they were trained. How it plays against each model,
+how many rounds a table of captains completes and where its pass pays, on the physics referee:
+``lab/data/captain_study.json`` (``python -m lab.captain_study``).
 
 >>> policy = CaptainPolicy.load()
 >>> policy.aim_weights.shape, policy.wild.shape, policy.passing.shape

@@ -4,19 +4,21 @@ fits its own weights only; lab.captain_study: its counts are the games' own."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from kipp.analysis.compare import game_seed
 from kipp.players.captain import CaptainPolicy
+from kipp.players.learned import LearnedAim
 from kipp.players.models import make_bot
 from kipp.rules.config import GameConfig
 from kipp.rules.play import play_game
 from lab import captain_study
-from lab.train_selfplay import STAGES, Setup, make_parser, run_stage, train
+from lab.train_selfplay import N_AIM, N_WILD, STAGES, Setup, make_parser, run_stage, train
 from sim.params import load_params
 from sim.referees.fast import FastReferee
 
 PARAMS = load_params()
-TINY = {"generations": 2, "minutes": None, "population": 3, "games": 1, "sigma0": 0.2}
+TINY = {"generations": 2, "minutes": None, "population": 3, "games": 1, "sigma0": 0.2, "completion_weight": 1.0}
 
 
 def test_a_short_training_is_the_same_for_the_same_seed_and_any_workers():
@@ -35,12 +37,28 @@ def test_a_short_training_is_the_same_for_the_same_seed_and_any_workers():
 
 def test_each_stage_moves_its_own_weights_only():
     start = CaptainPolicy.starting_point().flat()
-    for stage, (part, sea_dogs) in STAGES.items():
-        end, curve = run_stage(stage, start, seed=1, setup=Setup(("casual",), sea_dogs, "fast"), workers=1,
+    parts = {"aim": np.arange(N_AIM + N_WILD), "pass": np.arange(N_AIM + N_WILD, len(start))}
+    for stage, spec in STAGES.items():
+        end, curve = run_stage(stage, start, seed=1, setup=Setup(("casual",), spec.sea_dogs, "fast"), workers=1,
                                progress=False, **{**TINY, "generations": 1})
         moved = end != start
-        assert moved[part].any() and not np.delete(moved, np.arange(len(start))[part]).any(), stage
+        assert moved[parts[stage]].any() and not np.delete(moved, parts[stage]).any(), stage
         assert len(curve) == 1 and set(curve[0]["best_by_opponent"]) == {"casual"}
+        assert set(curve[0]["mean"]) == set(spec.terms) and 0 <= curve[0]["best_completion"] <= 1
+
+
+def test_the_aim_stage_blends_the_balance_and_the_learned_aims():
+    """Its numbers read the starting point as half of each aim and the leveler, and write back the same
+    weights; any numbers give an aim whose learned part is the learned policy's weights scaled."""
+    learned, aim = LearnedAim.load(), STAGES["aim"]
+    start = CaptainPolicy.starting_point().flat()
+    numbers = aim.numbers(start, learned)
+    assert numbers == pytest.approx([0.5, 0.5, 0.0, 0.0, 0.0])
+    assert np.allclose(aim.full(numbers, start, learned), start)
+    policy = CaptainPolicy.from_flat(aim.full(np.array([0.8, 0.3, 2.0, -0.1, 0.2]), start, learned))
+    assert np.allclose(policy.aim_weights[:-1], 0.3 * learned.weights)
+    assert policy.aim_weights[-1].tolist() == [0.8, 0.0, 0.0, 0.0] and policy.wild.tolist() == [2.0, -0.1, 0.2]
+    assert np.array_equal(policy.passing, CaptainPolicy.from_flat(start).passing)
 
 
 def test_the_studys_figures_are_the_games_own():
@@ -65,6 +83,26 @@ def test_the_studys_figures_are_the_games_own():
     assert completion["rounds"] == 6 and 0 <= completion["completed"] <= 6
     rule = record["pass"]["captain"]
     assert rule["passes"]["of"] > 0 and rule["passes"]["count"] <= rule["passes"]["of"]
+    table = rule["by_estimate"]
+    assert sum(row["chances"] for row in table) == rule["passes"]["of"]
+    assert sum(row["captain_rule_passes"] for row in table) == rule["passes"]["count"]
+    assert sum(row["risk_rule_passes"] for row in table) == rule["risk_rule_at_the_same_chances"]["count"]
+    for row in table:  # the risk rule passes only above its threshold, 0.4 for two players
+        if row["estimate"][1] <= 0.4:
+            assert row["risk_rule_passes"] == 0
+        crashed = row["next_players_forced_turns_crashed"]
+        assert crashed["of"] == row["captain_rule_passes"] and crashed["count"] <= crashed["of"]
+
+
+def test_a_forced_turn_after_a_pass_is_read_from_the_events():
+    events = [{"event": "pass", "player": 0}, {"event": "roll", "player": 1}, {"event": "award", "player": 1,
+              "chips": 1, "reason": "pass"}, {"event": "pass", "player": 0}, {"event": "roll", "player": 1},
+              {"event": "crash", "player": 1}, {"event": "round_end", "completed": False},
+              {"event": "pass", "player": 1}, {"event": "roll", "player": 0},
+              {"event": "round_end", "completed": True}]
+    assert captain_study.forced_turns_crashed(events, 0) == [False, True]
+    assert captain_study.forced_turns_crashed(events, 1) == [False]
+    assert [captain_study.estimate_bin(p) for p in (0.0, 0.39, 0.4, 0.99, 1.0)] == [0, 2, 3, 5, 5]
 
 
 def test_the_shipped_weights_were_trained_by_the_commands_defaults():
@@ -76,6 +114,6 @@ def test_the_shipped_weights_were_trained_by_the_commands_defaults():
         defaults.seed, defaults.referee, defaults.opponents.split(","))
     for stage in STAGES:
         record = training[stage]
-        for name in ("generations", "population", "games", "sigma0", "minutes"):
+        for name in ("generations", "population", "games", "sigma0", "minutes", "completion_weight"):
             assert record[name] == getattr(defaults, f"{stage}_{name}"), (stage, name)
         assert record["generations_run"] == record["generations"]
