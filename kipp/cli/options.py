@@ -290,13 +290,13 @@ _MODEL_WORDS = {
     "aim": {"centre": N_("aims at the centre of the top barrel"),
             "balance": N_("sets each barrel a little uphill of the coming tilt"),
             "learned": N_("aims by a policy trained on the Gymnasium environment"),
-            "captain": N_("plays for chips, not just towers, as learned against itself and the bots")},
+            "captain": N_("aims by a blend of the balance judgement and the learned aim, fitted in games against itself")},
     "wild": {"leveler": N_("levels the deck on a wild roll"), "random": N_("turns any sailor on a wild roll"),
              "joint": N_("picks a wild roll's sailor with the aim"),
-             "captain": N_("turns a wild roll's sailor thinking of the next player")},
+             "captain": N_("turns the wild roll's sailor it judges least likely to crash")},
     "passing": {"never": N_("never passes"), "cautious": N_("passes when the worst face could tip the tower"),
                 "risk": N_("passes when its own crash estimate exceeds N/(2N+1) at N players"),
-                "captain": N_("passes when it learned a pass pays")},
+                "captain": N_("passes by its policy's bar (the risk rule with the shipped weights)")},
 }
 """The words of :meth:`kipp.players.models.PlayerModel.describe`, marked for the catalogue (a test
 checks that they make the same English)."""

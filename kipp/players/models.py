@@ -87,14 +87,14 @@ class PlayerModel:
         aim = {"centre": "aims at the centre of the top barrel",
                "balance": "sets each barrel a little uphill of the coming tilt",
                "learned": "aims by a policy trained on the Gymnasium environment",
-               "captain": "plays for chips, not just towers, as learned against itself and the bots"}[self.aim]
+               "captain": "aims by a blend of the balance judgement and the learned aim, fitted in games against itself"}[self.aim]
         hand = "the parameter set's hand" if self.sigma_mm is None else f"a {self.sigma_mm:g} mm hand"
         wild = {"leveler": "levels the deck on a wild roll", "random": "turns any sailor on a wild roll",
                 "joint": "picks a wild roll's sailor with the aim",
-                "captain": "turns a wild roll's sailor thinking of the next player"}[self.wild]
+                "captain": "turns the wild roll's sailor it judges least likely to crash"}[self.wild]
         passing = {"never": "never passes", "cautious": "passes when the worst face could tip the tower",
                    "risk": "passes when its own crash estimate exceeds N/(2N+1) at N players",
-                   "captain": "passes when it learned a pass pays"}[self.passing]
+                   "captain": "passes by its policy's bar (the risk rule with the shipped weights)"}[self.passing]
         return f"{self.name}: {aim}, {hand}, {wild}, {passing}"
 
 
@@ -115,8 +115,8 @@ MODELS: dict[str, PlayerModel] = {m.name: m for m in (
                 family_words=N_("A computer player that taught itself where to set the barrels by practising, "
                                 "with a steady hand.")),
     PlayerModel("captain", aim="captain", sigma_mm=0.5, wild="captain", passing="captain",
-                family_words=N_("A computer player that plays to win chips, not only tall towers: it learned "
-                                "by playing against itself and the other bots, with the steadiest hand.")),
+                family_words=N_("Taught itself by playing against itself and the bots. The steadiest hand; on "
+                                "a wild roll it turns the sailor it judges least likely to topple the tower.")),
 )}
 """The player models by name: those written by hand weakest first, then the one that learned."""
 
