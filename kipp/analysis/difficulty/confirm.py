@@ -36,6 +36,7 @@ from kipp.analysis.orders import resolve_orders
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.rounds import RoundModel
 from kipp.analysis.stats import Z95
+from kipp.language import N_
 from sim.params import Params
 
 ROUNDS = 2000
@@ -80,7 +81,7 @@ def confirm(results: str | Path, params: Params, top: int = 20, rounds: int = RO
     picked = np.concatenate([hardest, easiest])
     lines = [sweep.lines[i] for i in picked]
     played = references(orders, picked, model, seed, rounds, fast_name, workers,
-                        progress, family=FAMILY, desc="confirming rounds", params=params)
+                        progress, family=FAMILY, desc=N_("confirming rounds"), params=params)
     report = {"results": str(results), "player": model.player, "barrels": model.barrels, "seed": seed,
               "top": top, "rounds": rounds, "referee": fast_name}
     bounds = {"stacked": (0.0, float(model.barrels)), "completed": (0.0, 1.0)}

@@ -56,11 +56,12 @@ from kipp.analysis.difficulty.quality_plan import (
 )
 from kipp.analysis.difficulty.quality_tasks import QualityTask, TaskDone, TaskSetting, TopupRound, play_task, tasks_of
 from kipp.analysis.difficulty.ranking import Difficulty, ranking_verdict
-from kipp.analysis.executor import Execution
+from kipp.analysis.executor import Execution, progress_words
 from kipp.analysis.orders import order_text
 from kipp.analysis.results_store import ResultsFileError, ResultsStore
 from kipp.analysis.resumable import Stored, run_remaining
 from kipp.analysis.shared_rounds import order_codes
+from kipp.language import N_
 from sim.params import Params, physics_fingerprint
 from sim.seeds import stream
 
@@ -157,7 +158,7 @@ def run_quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Pa
         execution = Execution(workers, scheduler, progress)
         played = run_remaining(store, tasks_of(run.plan), play_task, lambda task: recorder.job(task, setting),
                                recorder.stored, execution, done=done, key=lambda task: task.label, unit="task",
-                               desc="rounds of all orders")
+                               desc=N_("rounds of all orders"))
         ran = len(played) + _run_topup(setting, orders, store, done, recorder, execution)
         rows = list(store.rows())
         totals = _metrics_totals(store.totals(), len(orders), run.plan, run.seed, TOPUP_STAGES)
@@ -242,7 +243,8 @@ def _run_topup(setting: TaskSetting, orders, store: ResultsStore, done: set[str]
                                lambda result: recorder.stored(result, lambda task: len(task.subset)), execution,
                                done=done, key=lambda j, stage=stage: TopupRound.label_of(stage.stage, j),
                                size=lambda j, stage=stage: len(stage.orders_of(j)), unit="order-round",
-                               desc=f"top-up stage {stage.stage}")
+                               desc=progress_words(execution.progress, N_("top-up stage {stage}")).format(
+                                   stage=stage.stage))
         ran += len(played)
     return ran
 

@@ -28,6 +28,7 @@ from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.resumable import Chunks, Stored, run_remaining
 from kipp.analysis.rounds import RoundModel, play_round
 from kipp.analysis.stats import histogram_moments, mean_interval_from_sums, wilson_interval
+from kipp.language import N_
 from sim.params import Params
 from sim.referees import shared_referee
 
@@ -103,7 +104,7 @@ def run_sweep(run: TuneRun, orders: list[tuple[str, ...]], params: Params, out: 
         ran = run_remaining(store, [(order_index(o), o) for o in orders], tune_chunk,
                             lambda items: (run.model, run.referee_name, params, run.seed, run.rounds, items), record,
                             Execution(workers, scheduler, progress), key=lambda item: item[0], size=run.rounds,
-                            chunks=Chunks(size=chunk), unit="round", desc="orders x rounds")
+                            chunks=Chunks(size=chunk), unit="round", desc=N_("orders x rounds"))
         return len(ran)
 
 

@@ -41,6 +41,7 @@ from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.resumable import Stored, run_remaining
 from kipp.analysis.rounds import RoundModel, play_round, round_line
 from kipp.analysis.stats import wilson_interval
+from kipp.language import N_
 from kipp.rules.replay import params_fingerprint
 from sim.params import Params, key_range, load_params, resolve_tables
 from sim.referees import shared_referee
@@ -220,7 +221,7 @@ def design(question: Question, *, params_path: str | Path | None = None,
                                         item[1], min(BLOCK, rounds - item[1])),
                           record, execution,
                           done={(v, first) for v, blocks in _values_played(store.rows()).items() for first in blocks},
-                          size=lambda item: min(BLOCK, rounds - item[1]), unit="round", desc="values x rounds")
+                          size=lambda item: min(BLOCK, rounds - item[1]), unit="round", desc=N_("values x rounds"))
 
         survey = [question.low + span * i / (SURVEY_VALUES - 1) for i in range(SURVEY_VALUES)]
         play(survey, question.rounds)

@@ -49,6 +49,7 @@ from kipp.analysis.resumable import Stored, run_remaining
 from kipp.analysis.rounds import RoundModel, play_round, round_line
 from kipp.analysis.shared_rounds import OrderTree, play_round_shared
 from kipp.analysis.stats import BOUNDED_T, Interval, mean_interval, share_interval
+from kipp.language import N_
 from kipp.rules.replay import params_fingerprint
 from sim.params import Params, load_params, resolve_tables
 from sim.referees import shared_referee
@@ -188,7 +189,7 @@ def run_sensitivity(run: SensitivityRun, arms: list[Arm], games: int, out: str |
                       lambda item: (run.model, run.referee_name, run.seed, item[0], arms[item[0]].params,
                                     arms[item[0]].sigma_mm, item[1]),
                       record, execution, key=lambda item: item[0] * BLOCK_KEY + item[1],
-                      size=BLOCK, unit="round", desc="arms x rounds")
+                      size=BLOCK, unit="round", desc=N_("arms x rounds"))
         gathered: dict[int, dict[int, dict]] = {}
         for _key, a, b, data in store.rows():
             if b < blocks:
