@@ -1,0 +1,100 @@
+"""The tables and reports the commands print, and their progress bars, in German (``--language de``);
+in English as they were.
+
+Each command runs a small seeded sweep twice, in English and in German. The English report must be
+the one the commands printed before their reports were translated (``golden_reports/``, printed by
+the same command lines at ``LANG=C``). The German report must have the English's lines, each of them
+translated: once the words that are the same in every language are taken out (barrel orders, numbers,
+option names, referee and player-model names), no word of an English line may be left in its German
+line (a header or a label left unmarked fails).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kipp.cli import main
+
+GOLDEN = Path(__file__).with_name("golden_reports")
+C_LOCALE = {"LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": "C"}
+QUIET = ["--referee", "fast", "--workers", "1", "--no-progress"]
+
+RUNS = {
+    "compare": ["compare", "--games", "4", *QUIET],
+    "tune": ["tune", "--orders", "sample:6", "--rounds", "4", "--top", "2", *QUIET],
+    "race": ["tune", "--find", "hardest:1,easiest:1", "--orders", "sample:4", "--rounds", "8", *QUIET],
+}
+"""Name (of the golden file) -> a command line printing a report; a few rounds of the fast referee."""
+
+SAME_IN_EVERY_LANGUAGE = (
+    r"\b[LMS]{4,}\b",  # barrel orders
+    r"--[\w-]+",  # option names
+    r"\b(?:physics|fast|hybrid|loop|novice|casual|skilled|expert|learned|captain|centre|balance|leveler|random|"
+    r"joint|mm|Wilson|Student|t|x)\b|P\(complete\)",  # referees, player models and their settings, statistics' names
+    r"[-+]?\d[\d.,]*",  # numbers
+)
+"""What a translated line keeps as the English has it."""
+
+WORDS_OF_BOTH = {"in"}
+"""Words English and German share."""
+
+
+def invoke(args: list[str], language: str):
+    result = CliRunner().invoke(main, ["--language", language, *args], env=C_LOCALE)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def words_of(line: str) -> str:
+    """``line`` without what every language writes alike, and without its spacing and punctuation."""
+    for pattern in SAME_IN_EVERY_LANGUAGE:
+        line = re.sub(pattern, " ", line)
+    return " ".join(re.findall(r"[^\W\d_]{2,}", line))
+
+
+@pytest.mark.parametrize("name", RUNS)
+def test_the_english_report_is_as_it_was(name):
+    assert invoke(RUNS[name], "en").output == (GOLDEN / f"{name}.txt").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", RUNS)
+def test_every_line_of_the_german_report_is_german(name):
+    english = invoke(RUNS[name], "en").output.splitlines()
+    german = invoke(RUNS[name], "de").output.splitlines()
+    assert len(german) == len(english), "\n".join(german)
+    left_english = [f"{sorted(set(words_of(en).split()) & set(words_of(de).split()) - WORDS_OF_BOTH)}: {de}"
+                    for en, de in zip(english, german)
+                    if set(words_of(en).split()) & set(words_of(de).split()) - WORDS_OF_BOTH]
+    assert not left_english, "\n".join(left_english)
+
+
+def column_spans(line: str) -> list[tuple[int, int]]:
+    """Where each column of a table line starts and ends (columns are apart by two spaces or more)."""
+    return [m.span() for m in re.finditer(r"\S+(?: \S+)*", line)]
+
+
+@pytest.mark.parametrize("name, header", [("compare", ("arm", "Variante")), ("tune", ("rank", "Platz"))])
+def test_the_german_table_keeps_the_english_layout(name, header):
+    """Under every header the cells sit as they do in English, measured from the header: a left-aligned
+    column's cells start where they do, a right-aligned one's end where they do, so the columns widen
+    with a longer German header instead of running into the next."""
+    layouts = []
+    for language, first in zip(("en", "de"), header):
+        lines = invoke(RUNS[name], language).output.splitlines()
+        at = next(i for i, line in enumerate(lines) if line.lstrip().startswith(first))
+        heads, cells = column_spans(lines[at]), column_spans(lines[at + 1])
+        assert len(heads) == len(cells), (lines[at], lines[at + 1])
+        layouts.append([(cell[0] - head[0], cell[1] - head[1]) for head, cell in zip(heads, cells)])
+    english, german = layouts
+    for column, ((start, end), (de_start, de_end)) in enumerate(zip(english, german)):
+        assert start == de_start or end == de_end, f"column {column}: {english} in English, {german} in German"
+
+
+def test_the_progress_bar_speaks_the_command_s_language():
+    args = [a for a in RUNS["compare"] if a != "--no-progress"]
+    assert "Spiele x Varianten" in invoke(args, "de").stderr
+    assert "games x arms" in invoke(args, "en").stderr
