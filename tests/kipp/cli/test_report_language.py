@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from kipp.analysis.parameters.uncertain import UNCERTAIN
 from kipp.cli import main
 
 GOLDEN = Path(__file__).with_name("golden_reports")
@@ -27,6 +28,7 @@ RUNS = {
     "compare": ["compare", "--games", "4", *QUIET],
     "tune": ["tune", "--orders", "sample:6", "--rounds", "4", "--top", "2", *QUIET],
     "race": ["tune", "--find", "hardest:1,easiest:1", "--orders", "sample:4", "--rounds", "8", *QUIET],
+    "sensitivity": ["sensitivity", "--games", "4", "--only", "friction,turn rate", *QUIET],
 }
 """Name (of the golden file) -> a command line printing a report; a few rounds of the fast referee."""
 
@@ -36,10 +38,11 @@ SAME_IN_EVERY_LANGUAGE = (
     r"\b(?:physics|fast|hybrid|loop|novice|casual|skilled|expert|learned|captain|centre|balance|leveler|random|"
     r"joint|mm|Wilson|Student|t|x)\b|P\(complete\)",  # referees, player models and their settings, statistics' names
     r"[-+]?\d[\d.,]*",  # numbers
+    "|".join(u.name for u in UNCERTAIN),  # the parameters, as --only names them
 )
 """What a translated line keeps as the English has it."""
 
-WORDS_OF_BOTH = {"in"}
+WORDS_OF_BOTH = {"in", "mu", "tan"}
 """Words English and German share."""
 
 
@@ -77,7 +80,8 @@ def column_spans(line: str) -> list[tuple[int, int]]:
     return [m.span() for m in re.finditer(r"\S+(?: \S+)*", line)]
 
 
-@pytest.mark.parametrize("name, header", [("compare", ("arm", "Variante")), ("tune", ("rank", "Platz"))])
+@pytest.mark.parametrize("name, header", [("compare", ("arm", "Variante")), ("tune", ("rank", "Platz")),
+                                          ("sensitivity", ("parameter", "Parameter"))])
 def test_the_german_table_keeps_the_english_layout(name, header):
     """Under every header the cells sit as they do in English, measured from the header: a left-aligned
     column's cells start where they do, a right-aligned one's end where they do, so the columns widen
