@@ -29,6 +29,7 @@ RUNS = {
     "tune": ["tune", "--orders", "sample:6", "--rounds", "4", "--top", "2", *QUIET],
     "race": ["tune", "--find", "hardest:1,easiest:1", "--orders", "sample:4", "--rounds", "8", *QUIET],
     "sensitivity": ["sensitivity", "--games", "4", "--only", "friction,turn rate", *QUIET],
+    "design": ["design", "--games", "8", "--target", "0.1", *QUIET],
 }
 """Name (of the golden file) -> a command line printing a report; a few rounds of the fast referee."""
 
@@ -36,7 +37,8 @@ SAME_IN_EVERY_LANGUAGE = (
     r"\b[LMS]{4,}\b",  # barrel orders
     r"--[\w-]+",  # option names
     r"\b(?:physics|fast|hybrid|loop|novice|casual|skilled|expert|learned|captain|centre|balance|leveler|random|"
-    r"joint|mm|Wilson|Student|t|x)\b|P\(complete\)",  # referees, player models and their settings, statistics' names
+    r"joint|mm|Wilson|Student|t|x|exp)\b|P\(complete\)",  # referees, player models, statistics' names
+    r"\b[a-z]+\.[a-z_]+\b",  # parameter keys (ship.thread_pitch_mm)
     r"[-+]?\d[\d.,]*",  # numbers
     "|".join(u.name for u in UNCERTAIN),  # the parameters, as --only names them
 )
