@@ -330,9 +330,9 @@ def _quality(sweep: Sweep, plan: Plan, confirm_top: int | None, execution: Execu
     result = done.result
     click.echo(command_language().gettext("{sweep}; seed {seed}").format(
         sweep=describe(model, sweep.bot, len(sweep.orders), command_language()), seed=sweep.seed))
-    click.echo(format_quality(result, outputs.top))
+    click.echo(format_quality(result, outputs.top, command_language()))
     if done.confirmed is not None:
-        click.echo(format_report(done.confirmed))
+        click.echo(format_report(done.confirmed, command_language()))
     if out is not None:
         click.echo(command_language().gettext("Totals of every order: {path}").format(path=out))
     if outputs.csv is not None:
