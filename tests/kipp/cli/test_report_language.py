@@ -32,9 +32,10 @@ RUNS = {
     "design": ["design", "--games", "8", "--target", "0.1", *QUIET],
     "quality": ["tune", "--orders", "sample:8", "--rounds", "4", "--physics-rounds", "2", "--anchors", "4",
                 "--top", "2", "--workers", "1", "--no-progress"],
+    "calibrate": ["calibrate", "m.toml", "--out", "out.toml", "--draws", "60", "--no-check"],
 }
 """Name (of the golden file) -> a command line printing a report; a few rounds of the fast referee (and of
-physics, for the physics-quality estimate)."""
+physics, for the physics-quality estimate), in a folder holding the synthetic measurements as ``m.toml``."""
 
 CPU_TIMES = r"(?<=Physics share of the CPU time: )\d+% \([\d,]+ CPU s, [\d,]+ s wall\)"
 """What the same command line measures differently each time: the physics-quality estimate's CPU and wall
@@ -45,14 +46,24 @@ SAME_IN_EVERY_LANGUAGE = (
     r"--[\w-]+",  # option names
     r"\b(?:physics|fast|hybrid|loop|novice|casual|skilled|expert|learned|captain|centre|balance|leveler|random|"
     r"joint|mm|Wilson|Student|t|x|exp)\b|P\(complete\)",  # referees, player models, statistics' names
-    r"\b[a-z]+\.[a-z_]+\b",  # parameter keys (ship.thread_pitch_mm)
+    r"\b[a-z]+\.[a-z_.]+\b|\b\w+_\w+\b",  # parameter keys (ship.thread_pitch_mm, sigma_game_mm), file names
+    r"\bbarrel-\w+",  # the measurement file's names of slide pairs
     r"[-+]?\d[\d.,]*",  # numbers
     "|".join(u.name for u in UNCERTAIN),  # the parameters, as --only names them
 )
 """What a translated line keeps as the English has it."""
 
-WORDS_OF_BOTH = {"in", "mu", "tan", "CPU", "minus"}
+WORDS_OF_BOTH = {"in", "mu", "tan", "CPU", "minus", "deg", "chi", "Hosmer", "Lemeshow", "ok"}
 """Words English and German share."""
+
+
+@pytest.fixture(autouse=True)
+def measurements(tmp_path, monkeypatch):
+    """A working folder with the synthetic measurements as ``m.toml`` (what ``kipp calibrate`` reads)."""
+    from calibration import SYNTHETIC_PATH
+
+    (tmp_path / "m.toml").write_bytes(SYNTHETIC_PATH.read_bytes())
+    monkeypatch.chdir(tmp_path)
 
 
 def invoke(args: list[str], language: str):
@@ -91,7 +102,8 @@ def column_spans(line: str) -> list[tuple[int, int]]:
 
 
 @pytest.mark.parametrize("name, header", [("compare", ("arm", "Variante")), ("tune", ("rank", "Platz")),
-                                          ("sensitivity", ("parameter", "Parameter"))])
+                                          ("sensitivity", ("parameter", "Parameter")),
+                                          ("calibrate", ("parameter", "Parameter"))])
 def test_the_german_table_keeps_the_english_layout(name, header):
     """Under every header the cells sit as they do in English, measured from the header: a left-aligned
     column's cells start where they do, a right-aligned one's end where they do, so the columns widen
