@@ -45,7 +45,7 @@ SAME_IN_EVERY_LANGUAGE = (
     r"\b[LMS]{4,}\b",  # barrel orders
     r"--[\w-]+",  # option names
     r"\b(?:physics|fast|hybrid|loop|novice|casual|skilled|expert|learned|captain|centre|balance|leveler|random|"
-    r"joint|mm|Wilson|Student|t|x|exp)\b|P\(complete\)",  # referees, player models, statistics' names
+    r"joint|mm|ms|p90|p99|Wilson|Student|t|x|exp)\b|P\(complete\)",  # referees, player models, statistics' names
     r"\b[a-z]+\.[a-z_.]+\b|\b\w+_\w+\b",  # parameter keys (ship.thread_pitch_mm, sigma_game_mm), file names
     r"\bbarrel-\w+",  # the measurement file's names of slide pairs
     r"[-+]?\d[\d.,]*",  # numbers
@@ -85,15 +85,44 @@ def test_the_english_report_is_as_it_was(name):
     assert re.sub(CPU_TIMES, "", english) == re.sub(CPU_TIMES, "", golden)
 
 
+def left_english(english: str, german: str) -> list[str]:
+    """The lines of ``german`` that keep a word of their English line (the lines paired in order)."""
+    english_lines, german_lines = english.splitlines(), german.splitlines()
+    assert len(german_lines) == len(english_lines), german
+    return [f"{sorted(kept)}: {de}" for en, de in zip(english_lines, german_lines)
+            if (kept := set(words_of(en).split()) & set(words_of(de).split()) - WORDS_OF_BOTH)]
+
+
 @pytest.mark.parametrize("name", RUNS)
 def test_every_line_of_the_german_report_is_german(name):
-    english = invoke(RUNS[name], "en").output.splitlines()
-    german = invoke(RUNS[name], "de").output.splitlines()
-    assert len(german) == len(english), "\n".join(german)
-    left_english = [f"{sorted(set(words_of(en).split()) & set(words_of(de).split()) - WORDS_OF_BOTH)}: {de}"
-                    for en, de in zip(english, german)
-                    if set(words_of(en).split()) & set(words_of(de).split()) - WORDS_OF_BOTH]
-    assert not left_english, "\n".join(left_english)
+    left = left_english(invoke(RUNS[name], "en").output, invoke(RUNS[name], "de").output)
+    assert not left, "\n".join(left)
+
+
+BENCH_FIGURES = {
+    "physics_plain_turn_ms_median": 41.25, "physics_loop_turn_ms_median": 12.5, "physics_turn_ms_median": 3.75,
+    "physics_turn_ms_p90": 9.05, "fast_decisions_per_s": 123456.7, "fast_batch_decisions_per_s": 2345678.9,
+    "speedup_2_workers": 1.87, "machine_speedup_2_processes": 1.95,
+    "rounds_per_s_per_core": {"physics": 2.25, "fast": 1234.5, "hybrid": 45.75},
+    "benchmark_situations": 240, "agreement": {"fast": 0.9625, "hybrid": 0.995},
+    "hybrid_physics_share": 0.125, "hybrid_physics_share_games": 0.0875,
+    "model_rounds_per_s": {"casual": 1500.0, "expert": 150.5},
+    "model_round_cost": {"casual": 1.0, "expert": 9.97}, "model_barrel_cost": {"casual": 1.0, "expert": 8.5},
+    "viewer": {"tower12": {"median_ms": 4.25, "p99_ms": 11.5}, "all": None},
+}
+"""Figures of the shape :func:`lab.bench.measure` returns (``kipp bench``'s table of them is measured, so
+never twice the same)."""
+
+
+def test_the_bench_table_is_german_with_german_numbers_and_english_as_it_was():
+    from kipp.language import SEPARATORS, Language
+    from lab.bench import table
+
+    english, german = table(BENCH_FIGURES), table(BENCH_FIGURES, Language("de").gettext, SEPARATORS["de"])
+    assert english + "\n" == (GOLDEN / "bench.txt").read_text(encoding="utf-8")
+    left = left_english(english, german)
+    assert not left, "\n".join(left)
+    assert "2.345.679 /s" in german and "96,2%" in german
 
 
 def column_spans(line: str) -> list[tuple[int, int]]:
