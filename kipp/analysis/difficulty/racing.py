@@ -205,16 +205,19 @@ def _race_round_keyed(k: int, *task) -> tuple[int, np.ndarray]:
 
 
 def race_orders(orders, model, referee, params, seed: int, question: Question, *, workers: int = 1,
-                scheduler: str | None = None, max_rounds: int = 4096, progress: bool = False) -> RaceResult:
+                scheduler: str | None = None, max_rounds: int = 4096, progress: bool | Language = False) -> RaceResult:
     """:func:`race` of ``orders`` for ``question`` with rounds of :func:`shared_player` on ``workers``
-    processes (or the Dask cluster at ``scheduler``); with ``progress``, a line per batch on stderr."""
+    processes (or the Dask cluster at ``scheduler``); with ``progress``, a line per batch on stderr (in its
+    language when it is a :class:`~kipp.language.Language`)."""
     import sys
 
-    from kipp.analysis.executor import open_executor
+    from kipp.analysis.executor import open_executor, progress_words
 
     def report(rounds: int, left: int) -> None:
         if progress:
-            print(f"race: {rounds} rounds played, {left} of {len(orders)} orders still in doubt", file=sys.stderr)
+            line = progress_words(progress, N_("race: {rounds} rounds played, {left} of {orders} orders still in "
+                                               "doubt"))
+            print(line.format(rounds=rounds, left=left, orders=len(orders)), file=sys.stderr)
 
     with open_executor(workers, scheduler) as executor:
         play = shared_player(orders, model, referee, params, seed, executor)
