@@ -290,7 +290,8 @@ _MODEL_WORDS = {
     "aim": {"centre": N_("aims at the centre of the top barrel"),
             "balance": N_("sets each barrel a little uphill of the coming tilt"),
             "learned": N_("aims by a policy trained on the Gymnasium environment"),
-            "captain": N_("aims by a blend of the balance judgement and the learned aim, fitted in games against itself")},
+            "captain": N_("aims by a blend of the balance judgement and the learned aim, "
+                          "fitted in games against itself")},
     "wild": {"leveler": N_("levels the deck on a wild roll"), "random": N_("turns any sailor on a wild roll"),
              "joint": N_("picks a wild roll's sailor with the aim"),
              "captain": N_("turns the wild roll's sailor it judges least likely to crash")},
