@@ -71,19 +71,32 @@ class Calibration:
                 return fitted
         raise KeyError(key)
 
-    def report(self) -> str:
-        """A table of fitted values with 95 % intervals, then the fit quality and warnings."""
+    def report(self, translate: Callable[[str], str] | None = None) -> str:
+        """A table of fitted values with 95 % intervals, then the fit quality and warnings.
+
+        ``translate`` turns each heading and sentence (English, as written here and in the fit's
+        quality and warnings) into the reader's language (``kipp calibrate`` passes its catalogue's);
+        the table's columns widen by what a translated heading adds. Default: English as written.
+        """
+        say = translate or (lambda text: text)
+        headings = ("parameter", "fitted", "std err", "95% interval", "n", "start")
+        words = [say(heading) for heading in headings]
+        words[3] = say("{level} interval").format(level="95%")
+        widths = [width + max(0, len(word) - len(heading))
+                  for width, heading, word in zip((34, 10, 9, 21, 4, 9), headings, words)]
         lines = []
         if self.synthetic:
-            lines.append("NOTE: these measurements are SYNTHETIC (made by the model), not of a real set.")
-        lines.append(f"{'parameter':34} {'fitted':>10} {'std err':>9}   {'95% interval':<21} {'n':>4} {'start':>9}")
+            lines.append(say("NOTE: these measurements are SYNTHETIC (made by the model), not of a real set."))
+        lines.append(f"{words[0]:{widths[0]}} {words[1]:>{widths[1]}} {words[2]:>{widths[2]}}   "
+                     f"{words[3]:<{widths[3]}} {words[4]:>{widths[4]}} {words[5]:>{widths[5]}}")
         for f in self.fitted:
-            interval = "(at bound)" if f.stderr != f.stderr else f"[{f.low:.4g}, {f.high:.4g}]"
+            interval = say("(at bound)") if f.stderr != f.stderr else f"[{f.low:.4g}, {f.high:.4g}]"
             start = f"{self.start[f.key]:.4g}" if f.key in self.start else "-"
-            lines.append(f"{f.key:34} {f.value:10.4g} {f.stderr:9.2g}   {interval:<21} {f.n:4d} {start:>9}")
-        lines.append("fit quality:")
-        lines.extend(f"  {q.text}" for q in self.quality)
-        lines.extend(f"warning: {w}" for w in self.warnings)
+            lines.append(f"{f.key:{widths[0]}} {f.value:{widths[1]}.4g} {f.stderr:{widths[2]}.2g}   "
+                         f"{interval:<{widths[3]}} {f.n:{widths[4]}d} {start:>{widths[5]}}")
+        lines.append(say("fit quality:"))
+        lines.extend(f"  {say(q.text)}" for q in self.quality)
+        lines.extend(say("warning: {warning}").format(warning=say(w)) for w in self.warnings)
         return "\n".join(lines)
 
 

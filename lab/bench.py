@@ -293,23 +293,47 @@ ROWS = (
 )
 
 
-def table(result: dict) -> str:
-    """The figures as a readable table."""
-    lines = []
-    for key, label, unit, fmt in ROWS:
-        lines.append(f"{label:<44} {fmt.format(result[key]):>12} {unit}")
-    for name, rate in result["rounds_per_s_per_core"].items():
-        lines.append(f"{'rounds per CPU second, ' + name:<44} {rate:>12,.1f} /s")
+def table(result: dict, translate: Callable[[str], str] | None = None, separators: tuple[str, str] = (".", ",")) -> str:
+    """The figures as a readable table. ``translate`` turns each label and sentence (English, as written
+    here) into the reader's language (``kipp bench`` passes its catalogue's); the label column widens by
+    what a translated label adds. ``separators``: the reader's decimal and thousands separators
+    (:data:`kipp.language.SEPARATORS`). Default: English as written."""
+    say = translate or (lambda text: text)
+    point, group = separators
+    swap = {ord("."): point, ord(","): group}
+    rows = [(say(label), unit, fmt.format(result[key]).translate(swap)) for key, label, unit, fmt in ROWS]
+    rates = [(say("rounds per CPU second, {name}").format(name=name), rate)
+             for name, rate in result["rounds_per_s_per_core"].items()]
     n = result["benchmark_situations"]
-    for name, value in result["agreement"].items():
-        lines.append(f"{'agreement with physics, ' + name:<44} {value:>12.1%}   of {n} situations")
-    lines.append(f"{'hybrid decisions sent to physics (set/games)':<44} "
-                 f"{result['hybrid_physics_share']:>6.1%} / {result['hybrid_physics_share_games']:.1%}")
-    for name, rate in result["model_rounds_per_s"].items():
-        lines.append(f"{'fast rounds per CPU second, player ' + name:<44} {rate:>12,.0f} /s   "
-                     f"{result['model_round_cost'][name]:.2f}x casual's per round, "
-                     f"{result['model_barrel_cost'][name]:.2f}x per barrel")
+    agreements = [(say("agreement with physics, {name}").format(name=name), value)
+                  for name, value in result["agreement"].items()]
+    hybrid = say("hybrid decisions sent to physics (set/games)")
+    models = [(say("fast rounds per CPU second, player {name}").format(name=name), name, rate)
+              for name, rate in result["model_rounds_per_s"].items()]
+    viewer = say("viewer frame time, median / p99")
+    english = ([label for _key, label, _unit, _fmt in ROWS]
+               + [f"rounds per CPU second, {name}" for name in result["rounds_per_s_per_core"]]
+               + [f"agreement with physics, {name}" for name in result["agreement"]]
+               + [f"fast rounds per CPU second, player {name}" for name in result["model_rounds_per_s"]]
+               + ["hybrid decisions sent to physics (set/games)", "viewer frame time, median / p99"])
+    translated = [label for label, *_ in rows + rates + agreements + models] + [hybrid, viewer]
+    width = 44 + max([0, *(len(ours) - len(theirs) for theirs, ours in zip(english, translated))])
+    lines = []
+    for label, unit, figure in rows:
+        lines.append(f"{label:<{width}} {figure:>12} {unit}")
+    for label, rate in rates:
+        lines.append(f"{label:<{width}} {format(rate, '>12,.1f').translate(swap)} /s")
+    for label, value in agreements:
+        lines.append(f"{label:<{width}} {format(value, '>12.1%').translate(swap)}   "
+                     + say("of {count} situations").format(count=n))
+    lines.append(f"{hybrid:<{width}} " + f"{result['hybrid_physics_share']:>6.1%} / "
+                 f"{result['hybrid_physics_share_games']:.1%}".translate(swap))
+    for label, name, rate in models:
+        lines.append(f"{label:<{width}} {format(rate, '>12,.0f').translate(swap)} /s   "
+                     + say("{round_cost}x casual's per round, {barrel_cost}x per barrel").format(
+                         round_cost=f"{result['model_round_cost'][name]:.2f}".translate(swap),
+                         barrel_cost=f"{result['model_barrel_cost'][name]:.2f}".translate(swap)))
     if "viewer" in result:
         view = result["viewer"]["tower12"] or result["viewer"]["all"]
-        lines.append(f"{'viewer frame time, median / p99':<44} {view['median_ms']:>6.1f} / {view['p99_ms']:.1f} ms")
+        lines.append(f"{viewer:<{width}} " + f"{view['median_ms']:>6.1f} / {view['p99_ms']:.1f} ms".translate(swap))
     return "\n".join(lines)

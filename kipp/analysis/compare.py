@@ -23,6 +23,8 @@ from kipp.analysis.executor import Execution
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.resumable import Chunks, Stored, run_remaining
 from kipp.analysis.stats import BOUNDED_T, UNDEFINED, Interval, mean_interval, share_interval
+from kipp.language import N_, SOURCE_LANGUAGE, Language
+from kipp.language.columns import column_width, widest_extra
 from kipp.players.models import DEFAULT_MODEL, make_bot
 from kipp.rules.config import ROUNDS, GameConfig
 from kipp.rules.play import play_game
@@ -39,6 +41,10 @@ ARMS: dict[str, dict] = {
     "Old Sea Dogs": {"sea_dogs": True},
 }
 """Arm name -> :class:`GameConfig` switches."""
+
+ARM_WORDS = {"standard": N_("standard"), "half turns": N_("half turns"), "nine barrels": N_("nine barrels"),
+             "half + nine": N_("half + nine"), "Old Sea Dogs": N_("Old Sea Dogs")}
+"""Each arm's name as a table shows it (translated there); the results file keeps the name itself."""
 
 
 def game_seed(root: int, g: int) -> int:
@@ -110,11 +116,11 @@ class ArmSummary:
 
 
 METRICS = {
-    "completion": "rounds completed",
-    "stacked": "barrels stacked / round",
-    "crashes": "crashes / game",
-    "winner_chips": "winner's chips",
-    "turns": "game length (turns)",
+    "completion": N_("rounds completed"),
+    "stacked": N_("barrels stacked / round"),
+    "crashes": N_("crashes / game"),
+    "winner_chips": N_("winner's chips"),
+    "turns": N_("game length (turns)"),
 }
 
 
@@ -174,7 +180,7 @@ def run_compare(games: int, *, players: int = 2, seed: int = 0, params: Params, 
                       lambda chunk: (arms, players, referee, params, seed, player, chunk),
                       lambda results: Stored([_row(r, arms) for r in results], units=len(results)),
                       Execution(workers, scheduler, progress), done={key // len(arms) for key in store.done_keys()},
-                      size=len(arms), chunks=Chunks(largest=16), unit="game", desc="games x arms")
+                      size=len(arms), chunks=Chunks(largest=16), unit="game", desc=N_("games x arms"))
         records: dict[str, dict[int, GameRecord]] = {arm: {} for arm in arms}
         for row in store.rows():
             r = _record(row)
@@ -253,8 +259,10 @@ def compare_figure(summaries: Sequence, about: str):
     return fig
 
 
-NOT_RESOLVED = "not resolved"
+NOT_RESOLVED = N_("not resolved")
 """What :func:`verdict` says of a difference whose 95% interval holds 0."""
+MORE, FEWER = N_("more"), N_("fewer")
+"""What :func:`format_compare`'s verdicts say of a variant's difference told apart from none."""
 
 
 def verdict(interval: Interval, more: str, less: str) -> str:
@@ -274,27 +282,39 @@ def _cell(interval: Interval, digits: int) -> str:
     return f"{interval.value:.{digits}f}" if math.isnan(interval.low) else interval.text(digits)
 
 
-def format_compare(summaries: list[ArmSummary], players: int) -> str:
-    """The terminal table: every metric with its 95% interval, and paired differences."""
+def format_compare(summaries: list[ArmSummary], players: int, language: Language | None = None) -> str:
+    """The terminal table: every metric with its 95% interval, and paired differences, in ``language``
+    (default English); the numbers in its cells are written as Python writes them in every language."""
+    _ = (language or Language(SOURCE_LANGUAGE)).gettext
     games = summaries[0].games if summaries else 0
-    widths = [13] + [22] * len(METRICS)
-    header = ["arm", *METRICS.values()]
-    lines = [f"{games} games of {players} bots per arm, common random numbers across arms; "
-             f"[95% interval: Wilson for rounds completed; for the means, {BOUNDED_T}]",
+    arm = _("arm")
+    arm_width = 13 + widest_extra([("arm", arm), *((s.arm, _(ARM_WORDS.get(s.arm, s.arm))) for s in summaries)])
+    widths = [arm_width] + [column_width(22, metric, _(metric)) for metric in METRICS.values()]
+    header = [arm, *(_(metric) for metric in METRICS.values())]
+    lines = [_("{games} games of {players} bots per arm, common random numbers across arms; "
+               "[{level} interval: Wilson for rounds completed; for the means, {bounded_t}]").format(
+                 games=games, players=players, level="95%", bounded_t=_(BOUNDED_T)),
              "  ".join(h.ljust(w) for h, w in zip(header, widths))]
     for s in summaries:
-        cells = [s.arm, _cell(s.completion, 3), _cell(s.stacked, 2), _cell(s.crashes, 2),
+        cells = [_(ARM_WORDS.get(s.arm, s.arm)), _cell(s.completion, 3), _cell(s.stacked, 2), _cell(s.crashes, 2),
                  _cell(s.winner_chips, 2), _cell(s.turns, 1)]
         lines.append("  ".join(c.ljust(w) for c, w in zip(cells, widths)))
     paired = [s for s in summaries if not math.isnan(s.completion_vs_standard[0])]
     if paired:
-        lines += ["", f"Difference from the standard game, paired game by game [95%: {BOUNDED_T}]:",
-                  f"{'arm':<13}  {'rounds completed':<24}  {'barrels stacked / round':<24}  verdict"]
+        completed, stacked = _("rounds completed"), _("barrels stacked / round")
+        completed_width = column_width(24, "rounds completed", completed)
+        stacked_width = column_width(24, "barrels stacked / round", stacked)
+        verdict_word = _("verdict")
+        lines += ["", _("Difference from the standard game, paired game by game [95%: {bounded_t}]:").format(
+                      bounded_t=_(BOUNDED_T)),
+                  f"{arm:<{arm_width}}  {completed:<{completed_width}}  {stacked:<{stacked_width}}  {verdict_word}"]
         for s in paired:
-            said = (f"completed: {verdict(s.completion_vs_standard, 'more', 'fewer')}; "
-                    f"stacked: {verdict(s.stacked_vs_standard, 'more', 'fewer')}")
-            lines.append(f"{s.arm:<13}  {_cell(s.completion_vs_standard, 3):<24}  "
-                         f"{_cell(s.stacked_vs_standard, 2):<24}  {said}")
-        lines.append(f"({NOT_RESOLVED}: the 95% interval holds 0, so these games do not tell whether the variant "
-                     "gives more or fewer)")
+            said = _("completed: {completed}; stacked: {stacked}").format(
+                completed=_(verdict(s.completion_vs_standard, MORE, FEWER)),
+                stacked=_(verdict(s.stacked_vs_standard, MORE, FEWER)))
+            lines.append(f"{_(ARM_WORDS.get(s.arm, s.arm)):<{arm_width}}  "
+                         f"{_cell(s.completion_vs_standard, 3):<{completed_width}}  "
+                         f"{_cell(s.stacked_vs_standard, 2):<{stacked_width}}  {said}")
+        lines.append(_("({not_resolved}: the {level} interval holds 0, so these games do not tell whether the variant "
+                       "gives more or fewer)").format(not_resolved=_(NOT_RESOLVED), level="95%"))
     return "\n".join(lines)

@@ -44,6 +44,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
+from kipp.language import Language
+
 DASK_CONNECT_TIMEOUT_S = 10
 """How long to try reaching a Dask scheduler before giving up, seconds."""
 POOL_RESTARTS_PER_TASK = 3
@@ -57,7 +59,8 @@ class Execution:
 
     workers: int = 1
     scheduler: str | None = None
-    progress: bool = False
+    progress: bool | Language = False
+    """Show the progress bar; a :class:`~kipp.language.Language`: show it, its label in that language."""
 
 
 ONE_WORKER = Execution()
@@ -351,8 +354,14 @@ def chunk_size(n_items: int, workers: int, *, per_worker: int = 8, largest: int 
     return max(1, min(largest, -(-n_items // max(1, workers * per_worker))))
 
 
+def progress_words(progress: bool | Language, desc: str) -> str:
+    """A progress bar's label ``desc`` (English, marked with ``N_``) in the language of ``progress``
+    (English unless it is a :class:`~kipp.language.Language`)."""
+    return progress.gettext(desc) if isinstance(progress, Language) else desc
+
+
 def run_with_progress(fn: Callable, tasks: Iterable[tuple], on_result: Callable[[object], int], *,
-                      workers: int = 1, scheduler: str | None = None, progress: bool = False,
+                      workers: int = 1, scheduler: str | None = None, progress: bool | Language = False,
                       total: int, initial: int = 0, unit: str, desc: str) -> int:
     """Run ``fn(*task)`` for every task on the executor of ``workers`` / ``scheduler``
     (two tasks per worker in flight), with a progress bar on stderr (ETA included).
@@ -360,11 +369,14 @@ def run_with_progress(fn: Callable, tasks: Iterable[tuple], on_result: Callable[
     ``on_result`` gets each result in this process as it completes (to write it away)
     and returns how many ``unit`` it finished; the bar counts them from ``initial``
     (what an earlier, interrupted run already did) to ``total``. Returns the number of
-    tasks run.
+    tasks run. ``progress``: show the bar; a :class:`~kipp.language.Language` shows it with its label
+    ``desc`` (English, marked with ``N_``) in that language.
     """
     import sys
 
     from tqdm import tqdm
+
+    desc = progress_words(progress, desc)
 
     with open_executor(workers, scheduler) as executor:
         bar = tqdm(total=total, initial=initial, unit=unit, file=sys.stderr, disable=not progress,

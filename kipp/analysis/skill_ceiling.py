@@ -34,6 +34,7 @@ from kipp.analysis.rounds import (
     round_streams,
 )
 from kipp.analysis.stats import Interval, share_interval
+from kipp.language import N_
 from kipp.players.lookahead import LookaheadBot
 from kipp.rules.actions import Roll, Shuffle
 from kipp.rules.state import GameState
@@ -110,7 +111,7 @@ def skill_ceiling(rounds: int, params: Params, *, referee: str = "fast", seed: i
     tasks = ((v, s, referee, params, seed, f, min(BLOCK, rounds - f))
              for v in variants for s in sigmas_mm for f in range(0, rounds, BLOCK))
     run_with_progress(ceiling_block, tasks, record, workers=workers, progress=progress,
-                      total=len(variants) * len(sigmas_mm) * rounds, unit="round", desc="set-ups x rounds")
+                      total=len(variants) * len(sigmas_mm) * rounds, unit="round", desc=N_("set-ups x rounds"))
     out = []
     for v in variants:
         for s in sigmas_mm:

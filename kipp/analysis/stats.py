@@ -32,6 +32,8 @@ import math
 from statistics import NormalDist
 from typing import NamedTuple, Sequence
 
+from kipp.language import N_
+
 Z95 = NormalDist().inv_cdf(0.975)
 """The standard normal quantile of a two-sided 95% interval (1.95996...)."""
 
@@ -93,8 +95,8 @@ def _t_quantile(df: int) -> float:
     return float(t.ppf(0.975, df))
 
 
-BOUNDED_T = "Student t within the possible range (a Wilson bound where the sample has no spread)"
-"""What :func:`mean_interval` gives when the values' range is known (the tables say so)."""
+BOUNDED_T = N_("Student t within the possible range (a Wilson bound where the sample has no spread)")
+"""What :func:`mean_interval` gives when the values' range is known (the tables say so, translated there)."""
 
 
 def mean_interval_from_sums(total: float, total_sq: float, n: int, *, low: float = -math.inf,

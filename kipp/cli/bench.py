@@ -9,8 +9,24 @@ import click
 from kipp.cli.language_option import language_option
 from kipp.cli.options import params_option, seed_option
 from kipp.cli.words import Command, paragraphs
-from kipp.language import N_, Language
+from kipp.language import N_, SEPARATORS, Language
 from sim.params import Params
+
+BENCH_WORDS = (
+    # lab.bench.ROWS
+    N_("physics turn decision, plain loop, median"), N_("physics turn decision, loop's early exits, median"),
+    N_("physics turn decision, fast path, median"), N_("physics turn decision, fast path, p90"),
+    N_("fast decisions, one by one"), N_("fast decisions, batched"), N_("speed-up of 2 workers over 1"),
+    N_("the machine's own, pure CPU loop"),
+    # lab.bench.table
+    N_("rounds per CPU second, {name}"), N_("agreement with physics, {name}"), N_("of {count} situations"),
+    N_("hybrid decisions sent to physics (set/games)"), N_("fast rounds per CPU second, player {name}"),
+    N_("{round_cost}x casual's per round, {barrel_cost}x per barrel"), N_("viewer frame time, median / p99"),
+    # lab.bench.measure's progress
+    N_("physics turn decisions"), N_("fast referee and agreement"), N_("player models' rounds"),
+    N_("sweep on 1 and 2 workers"), N_("viewer frame times"),
+)
+"""The words of :mod:`lab.bench`'s table and progress (English there; ``kipp bench`` translates them)."""
 
 
 @click.command(cls=Command, help=paragraphs(
@@ -29,12 +45,13 @@ from sim.params import Params
 def bench(quick: bool, as_json: bool, viewer: bool, quiet: bool, params: Params, seed: int,
           language: Language) -> None:
     """``kipp bench`` (its help is the ``help`` above): the figures measured (progress on stderr), then
-    the table (its words are :mod:`lab.bench`'s, English) or the JSON object (language-free)."""
+    the table (its words are :mod:`lab.bench`'s, translated with :data:`BENCH_WORDS`) or the JSON object
+    (language-free)."""
     from lab.bench import measure, table
 
     def progress(what: str) -> None:
         if not quiet:
-            click.echo(language.gettext("measuring: {what}").format(what=what), err=True)
+            click.echo(language.gettext("measuring: {what}").format(what=language.gettext(what)), err=True)
 
     viewer_frames = None
     if viewer:
@@ -44,4 +61,5 @@ def bench(quick: bool, as_json: bool, viewer: bool, quiet: bool, params: Params,
         from viewer.bench import measure as viewer_frames
 
     result = measure(params, quick=quick, seed=seed, viewer=viewer_frames, progress=progress)
-    click.echo(json.dumps(result, sort_keys=True) if as_json else table(result))
+    click.echo(json.dumps(result, sort_keys=True) if as_json
+               else table(result, language.gettext, SEPARATORS[language.code]))

@@ -43,12 +43,13 @@ MAX_DRAWS = 20_000
 def calibrate(measurements: Path | None, out: Path | None, start: Path | None, seed: int, draws: int,
               check: bool, show_progress: bool | None, template: bool, language: Language) -> None:
     """``kipp calibrate`` (its help is the ``help`` above): the measurements read and fitted, the
-    parameter file written, the report and the numerical check printed (the report's table is
-    :mod:`calibration`'s, English)."""
+    parameter file written, the report and the numerical check printed (their words are
+    :mod:`calibration`'s, translated by :func:`kipp.cli.calibration_words.report_words`)."""
     from calibration import TEMPLATE_PATH, CalibrationError, MeasurementError, load_measurements
     from calibration import calibrate as fit
     from calibration.numerical_check import numerical_check
     from calibration.params_file import write_params
+    from kipp.cli.calibration_words import report_words
     from sim.params import ParamsError, load_params
 
     _ = language.gettext
@@ -66,7 +67,7 @@ def calibrate(measurements: Path | None, out: Path | None, start: Path | None, s
 
     def progress(stage: str) -> None:
         if show_progress:
-            click.echo(f"calibrate [{time.monotonic() - started:4.0f} s]: {stage}", err=True)
+            click.echo(f"calibrate [{time.monotonic() - started:4.0f} s]: {report_words(language)(stage)}", err=True)
 
     try:
         start_params = load_params(start)
@@ -84,7 +85,7 @@ def calibrate(measurements: Path | None, out: Path | None, start: Path | None, s
         raise UserError(_("--out {path}: cannot write the parameter file ({reason})").format(
             path=out, reason=library_error(error))) from None
     click.echo(_("Calibration of {path}").format(path=measurements))
-    click.echo(result.report())
+    click.echo(result.report(report_words(language)))
     click.echo(_("wrote {path} (use it with --params {path})").format(path=out))
     if check:
         sizes_fitted = sorted({f.key.split(".")[1] for f in result.fitted if f.key.startswith("barrels.")})
@@ -92,10 +93,11 @@ def calibrate(measurements: Path | None, out: Path | None, start: Path | None, s
         checks = numerical_check(result.params, sizes_fitted or [spec.name for spec in result.params.barrels])
         click.echo(_("numerical check (physics against closed-form statics):"))
         for item in checks:
-            click.echo(f"  {item.text()}")
+            click.echo(f"  {report_words(language)(item.text())}")
         for item in checks:
             if not item.ok:
                 click.echo(_("warning: the solver settings do not reproduce the closed form: {check}; "
-                             "consider more iterations or a smaller dt in [solver]").format(check=item.text()),
+                             "consider more iterations or a smaller dt in [solver]").format(
+                                 check=report_words(language)(item.text())),
                            err=True)
     progress(_("done"))

@@ -15,6 +15,7 @@ from kipp.cli.options import (
     player_model_option,
     progress_option,
     save_plot,
+    shown_progress,
     sweep_errors,
     sweep_options,
     whole_number,
@@ -60,10 +61,11 @@ def compare(games: int, players: int, seed: int, params: Params, referee_name: s
     with sweep_errors(out):
         summaries = run_compare(games, players=players, seed=seed, params=params,
                                 referee=referee_name, workers=workers or default_workers(),
-                                scheduler=scheduler, progress=not no_progress, out=out, player=player)
+                                scheduler=scheduler, progress=shown_progress(no_progress, language), out=out,
+                                player=player)
     click.echo(language.gettext("Referee {referee}; player {player}; seed {seed}.").format(
         referee=referee_name, player=player, seed=seed))
-    click.echo(format_compare(summaries, players))
+    click.echo(format_compare(summaries, players, language))
     if out is not None:
         click.echo(language.gettext("Every game of every arm: {path}").format(path=out))
     if plot is not None:

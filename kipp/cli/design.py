@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from kipp.cli.language_option import command_language
-from kipp.cli.options import UserError, bounded, library_error
+from kipp.cli.options import UserError, bounded, library_error, shown_progress
 from kipp.cli.sensitivity import run_options, variant_options
 from kipp.cli.tune import check_results_out, check_scheduler, sweep_errors
 from kipp.cli.words import Command, Text, paragraphs
@@ -62,7 +62,8 @@ def design(target: str | None, key: str, value_range, player: str, barrels: int,
                        params_path=params_path, value_range=value_range, referee_name=referee_name)
         with sweep_errors(out):
             answer = answer_question(question, params_path=params_path, out=out,
-                                     execution=Execution(workers or default_workers(), scheduler, not no_progress))
+                                     execution=Execution(workers or default_workers(), scheduler,
+                                                         shown_progress(no_progress, language)))
     except (DesignError, Unreachable) as error:
         raise UserError(library_error(error)) from None
-    click.echo(format_answer(answer))
+    click.echo(format_answer(answer, language))

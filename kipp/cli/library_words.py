@@ -165,12 +165,14 @@ def _pattern(template: str) -> re.Pattern:
 
 
 @lru_cache(maxsize=None)
-def _patterns() -> tuple[tuple[str, re.Pattern], ...]:
-    return tuple((template, _pattern(template)) for template in TEMPLATES)
+def _patterns(templates: tuple[str, ...] = TEMPLATES) -> tuple[tuple[str, re.Pattern], ...]:
+    return tuple((template, _pattern(template)) for template in templates)
 
 
-def library_words(message: str, language: Language, depth: int = 0) -> str:
-    """``message`` (an English one-line error of the library) in ``language``.
+def library_words(message: str, language: Language, depth: int = 0,
+                  templates: tuple[str, ...] = TEMPLATES) -> str:
+    """``message`` (an English one-line error of the library) in ``language``; ``templates``: the English
+    sentences it may have been made from (by default the library's refusals, :data:`TEMPLATES`).
 
     >>> library_words("friction.mu: must be between 0.01 and 2, got 7.0", Language("de"))
     'friction.mu: muss zwischen 0.01 und 2 liegen, ist aber 7.0'
@@ -185,9 +187,10 @@ def library_words(message: str, language: Language, depth: int = 0) -> str:
     starts = [0] + [match.end() for match in re.finditer(": ", message)]
     for start in starts:
         rest = message[start:]
-        for template, pattern in _patterns():
+        for template, pattern in _patterns(templates):
             match = pattern.fullmatch(rest)
             if match is not None:
-                parts = {name: library_words(value, language, depth + 1) for name, value in match.groupdict().items()}
+                parts = {name: library_words(value, language, depth + 1, templates)
+                         for name, value in match.groupdict().items()}
                 return message[:start] + language.gettext(template).format(**parts)
     return message

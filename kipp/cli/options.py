@@ -25,7 +25,7 @@ import click
 
 from kipp.cli.language_option import command_language
 from kipp.cli.words import Joined, Number, Text
-from kipp.language import N_
+from kipp.language import N_, Language
 from kipp.rules.config import BARREL_COUNTS, MAX_PLAYERS, ConfigError, GameConfig, check_player_count
 from sim.params import Params, ParamsError, load_params
 from sim.referees import referee_names
@@ -290,7 +290,8 @@ _MODEL_WORDS = {
     "aim": {"centre": N_("aims at the centre of the top barrel"),
             "balance": N_("sets each barrel a little uphill of the coming tilt"),
             "learned": N_("aims by a policy trained on the Gymnasium environment"),
-            "captain": N_("aims by a blend of the balance judgement and the learned aim, fitted in games against itself")},
+            "captain": N_("aims by a blend of the balance judgement and the learned aim, "
+                          "fitted in games against itself")},
     "wild": {"leveler": N_("levels the deck on a wild roll"), "random": N_("turns any sailor on a wild roll"),
              "joint": N_("picks a wild roll's sailor with the aim"),
              "captain": N_("turns the wild roll's sailor it judges least likely to crash")},
@@ -470,6 +471,12 @@ scheduler_option = click.option(
     help=N_("Run the tasks on this Dask cluster instead (needs the 'dask' extra; workers need kipp installed)."))
 analysis_referee_option = referee_option(default_referee, N_("hybrid if available, else physics"))
 progress_option = click.option("--no-progress", is_flag=True, help=N_("No progress bar (it goes to stderr)."))
+
+
+def shown_progress(no_progress: bool, language: Language) -> Language | bool:
+    """What an analysis's ``progress`` is told: ``language`` (a bar with its label in it) unless
+    ``--no-progress``."""
+    return False if no_progress else language
 
 
 def sweep_options(command, referee=analysis_referee_option):

@@ -21,6 +21,7 @@ from kipp.cli.options import (
     save_plot,
     scheduler_option,
     seed_option,
+    shown_progress,
     sweep_errors,
     whole_number,
     workers_option,
@@ -125,11 +126,12 @@ def sensitivity(player: str, barrels: int, half_turn: bool, games: int, seed: in
         with sweep_errors(out):
             result = run(RoundModel(barrels, half_turn, player=player), games, seed=seed, params_path=params_path,
                          parameters=parameters, referee=referee_name,
-                         out=out, execution=Execution(workers or default_workers(), scheduler, not no_progress))
+                         out=out, execution=Execution(workers or default_workers(), scheduler,
+                                                 shown_progress(no_progress, language)))
     except ParamsError as error:
         raise UserError(language.gettext("--params: an end of a plausible range is refused: {problem}").format(
             problem=library_error(error))) from None
-    click.echo(format_result(result))
+    click.echo(format_result(result, language))
     if out is not None:
         click.echo(language.gettext("Every round of every arm: {path}").format(path=out))
     if json_out is not None:

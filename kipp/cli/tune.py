@@ -35,6 +35,7 @@ from kipp.cli.options import (
     results_path,
     save_csv,
     save_plot,
+    shown_progress,
     sweep_errors,
     sweep_options,
     whole_number,
@@ -267,7 +268,7 @@ def tune(orders_spec: str, rounds: int | None, physics_rounds: int | None, physi
         raise UserError(_("--confirm: {top} hardest and {top} easiest are more than the {orders} orders swept")
                         .format(top=number(confirm_top), orders=number(len(orders))))
     sweep = Sweep(orders, orders_spec, model, bot, params, seed)
-    execution = Execution(workers or default_workers(), scheduler, not no_progress)
+    execution = Execution(workers or default_workers(), scheduler, shown_progress(no_progress, language))
     outputs = Outputs(out, plot, csv_out, top)
     if question is not None:
         _race(sweep, question, referee_name or "physics", execution, max_rounds=rounds or 4096)
@@ -299,9 +300,10 @@ def _one_referee(sweep: Sweep, rounds: int, referee_name: str, execution: Execut
     click.echo(command_language().gettext(
         "{orders} orders x {rounds} rounds, {game}; player: {player} (aim {aim}, sigma {sigma} mm, wild {wild}); "
         "referee {referee}; seed {seed}").format(
-        orders=len(sweep.orders), rounds=rounds, game=game_words(model), player=model.player, aim=bot.aim,
+        orders=len(sweep.orders), rounds=rounds, game=game_words(model, command_language()), player=model.player,
+        aim=bot.aim,
         sigma=command_language().decimal(float(bot.sigma_mm)), wild=bot.wild, referee=referee_name, seed=sweep.seed))
-    click.echo(format_table(summaries, outputs.top))
+    click.echo(format_table(summaries, outputs.top, command_language()))
     if out is not None:
         click.echo(command_language().gettext("Counts of every order: {path}").format(path=out))
     if outputs.csv is not None:
@@ -327,10 +329,10 @@ def _quality(sweep: Sweep, plan: Plan, confirm_top: int | None, execution: Execu
                              scheduler=execution.scheduler, progress=execution.progress, confirm_top=confirm_top)
     result = done.result
     click.echo(command_language().gettext("{sweep}; seed {seed}").format(
-        sweep=describe(model, sweep.bot, len(sweep.orders)), seed=sweep.seed))
-    click.echo(format_quality(result, outputs.top))
+        sweep=describe(model, sweep.bot, len(sweep.orders), command_language()), seed=sweep.seed))
+    click.echo(format_quality(result, outputs.top, command_language()))
     if done.confirmed is not None:
-        click.echo(format_report(done.confirmed))
+        click.echo(format_report(done.confirmed, command_language()))
     if out is not None:
         click.echo(command_language().gettext("Totals of every order: {path}").format(path=out))
     if outputs.csv is not None:
@@ -351,5 +353,6 @@ def _race(sweep: Sweep, question, referee_name: str, execution: Execution, *, ma
                              question, workers=execution.workers, scheduler=execution.scheduler,
                              max_rounds=max_rounds, progress=execution.progress)
     click.echo(command_language().gettext("{sweep}; referee {referee}; seed {seed}").format(
-        sweep=describe(sweep.model, sweep.bot, len(sweep.orders)), referee=referee_name, seed=sweep.seed))
-    click.echo(format_race(result, sweep.orders))
+        sweep=describe(sweep.model, sweep.bot, len(sweep.orders), command_language()), referee=referee_name,
+        seed=sweep.seed))
+    click.echo(format_race(result, sweep.orders, language=command_language()))

@@ -87,7 +87,8 @@ class PlayerModel:
         aim = {"centre": "aims at the centre of the top barrel",
                "balance": "sets each barrel a little uphill of the coming tilt",
                "learned": "aims by a policy trained on the Gymnasium environment",
-               "captain": "aims by a blend of the balance judgement and the learned aim, fitted in games against itself"}[self.aim]
+               "captain": ("aims by a blend of the balance judgement and the learned aim, "
+                           "fitted in games against itself")}[self.aim]
         hand = "the parameter set's hand" if self.sigma_mm is None else f"a {self.sigma_mm:g} mm hand"
         wild = {"leveler": "levels the deck on a wild roll", "random": "turns any sailor on a wild roll",
                 "joint": "picks a wild roll's sailor with the aim",

@@ -36,6 +36,8 @@ from kipp.analysis.orders import resolve_orders
 from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.rounds import RoundModel
 from kipp.analysis.stats import Z95
+from kipp.language import N_, SOURCE_LANGUAGE, Language
+from kipp.language.columns import column_width
 from sim.params import Params
 
 ROUNDS = 2000
@@ -80,7 +82,7 @@ def confirm(results: str | Path, params: Params, top: int = 20, rounds: int = RO
     picked = np.concatenate([hardest, easiest])
     lines = [sweep.lines[i] for i in picked]
     played = references(orders, picked, model, seed, rounds, fast_name, workers,
-                        progress, family=FAMILY, desc="confirming rounds", params=params)
+                        progress, family=FAMILY, desc=N_("confirming rounds"), params=params)
     report = {"results": str(results), "player": model.player, "barrels": model.barrels, "seed": seed,
               "top": top, "rounds": rounds, "referee": fast_name}
     bounds = {"stacked": (0.0, float(model.barrels)), "completed": (0.0, 1.0)}
@@ -100,13 +102,24 @@ def confirm(results: str | Path, params: Params, top: int = 20, rounds: int = RO
     return report
 
 
-def format_report(report: dict) -> str:
-    """The two lists as text: the sweep's value and the confirmed one, barrels stacked and P(complete)."""
-    lines = [f"{report['player']}, {report['barrels']} barrels: the {report['top']} hardest and easiest orders of "
-             f"the sweep, each measured again on {report['rounds']:,} fast rounds of its own (physics-quality "
-             "correction from the sweep)"]
-    for name in ("hardest", "easiest"):
-        lines.append(f"{name}:  order         sweep    confirmed [95%]            P(complete) sweep / confirmed")
+CONFIRM_LISTS = {"hardest": N_("hardest"), "easiest": N_("easiest")}
+"""The two lists of :func:`format_report`, as it titles them (translated there)."""
+
+
+def format_report(report: dict, language: Language | None = None) -> str:
+    """The two lists as text: the sweep's value and the confirmed one, barrels stacked and P(complete), in
+    ``language`` (default English; the table's numbers as Python writes them)."""
+    language = language or Language(SOURCE_LANGUAGE)
+    _ = language.gettext
+    lines = [_("{player}, {barrels} barrels: the {top} hardest and easiest orders of the sweep, each measured again "
+               "on {rounds} fast rounds of its own (physics-quality correction from the sweep)").format(
+                 player=report["player"], barrels=report["barrels"], top=report["top"],
+                 rounds=language.decimal(report["rounds"]))]
+    order, sweep, confirmed, p = _("order"), _("sweep"), _("confirmed [95%]"), _("P(complete) sweep / confirmed")
+    widths = [column_width(14, "order", order), column_width(9, "sweep", sweep),
+              column_width(27, "confirmed [95%]", confirmed)]
+    for name, word in CONFIRM_LISTS.items():
+        lines.append(f"{_(word)}:  {order:<{widths[0]}}{sweep:<{widths[1]}}{confirmed:<{widths[2]}}{p}")
         for row in report[name]:
             s, c = row["stacked"], row["completed"]
             lines.append(f"  {row['order']:<14}{s['sweep']:6.2f}   {s['value']:6.2f} [{s['low']:.2f}, {s['high']:.2f}]"

@@ -15,6 +15,7 @@ import numpy as np
 
 from kipp.analysis.executor import run_with_progress
 from kipp.analysis.rounds import RoundModel, play_round
+from kipp.language import N_
 from sim.params import Params
 from sim.referees import shared_referee
 
@@ -36,7 +37,8 @@ def _block(model: RoundModel, referee: str, params, seed: int, held: list, round
 
 def references(orders: list, picked: np.ndarray, model: RoundModel, seed: int, rounds: int, referee: str,
                workers: int, progress: bool, family: str = "holdout",
-               desc: str = "held-out physics rounds", *, params: Params) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+               desc: str = N_("held-out physics rounds"), *,
+               params: Params) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Per metric: the picked orders' means over ``rounds`` rounds each of their own (streams
     ``(family, i * rounds + k, ...)`` for the ``i``-th picked order) and their standard errors,
     played under the parameter set ``params`` (the sweep's: its referees, ship and bot)."""

@@ -56,11 +56,13 @@ from kipp.analysis.difficulty.quality_plan import (
 )
 from kipp.analysis.difficulty.quality_tasks import QualityTask, TaskDone, TaskSetting, TopupRound, play_task, tasks_of
 from kipp.analysis.difficulty.ranking import Difficulty, ranking_verdict
-from kipp.analysis.executor import Execution
+from kipp.analysis.executor import Execution, progress_words
 from kipp.analysis.orders import order_text
 from kipp.analysis.results_store import ResultsFileError, ResultsStore
 from kipp.analysis.resumable import Stored, run_remaining
 from kipp.analysis.shared_rounds import order_codes
+from kipp.language import N_, SOURCE_LANGUAGE, Language
+from kipp.language.columns import column_width
 from sim.params import Params, physics_fingerprint
 from sim.seeds import stream
 
@@ -157,7 +159,7 @@ def run_quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Pa
         execution = Execution(workers, scheduler, progress)
         played = run_remaining(store, tasks_of(run.plan), play_task, lambda task: recorder.job(task, setting),
                                recorder.stored, execution, done=done, key=lambda task: task.label, unit="task",
-                               desc="rounds of all orders")
+                               desc=N_("rounds of all orders"))
         ran = len(played) + _run_topup(setting, orders, store, done, recorder, execution)
         rows = list(store.rows())
         totals = _metrics_totals(store.totals(), len(orders), run.plan, run.seed, TOPUP_STAGES)
@@ -242,7 +244,8 @@ def _run_topup(setting: TaskSetting, orders, store: ResultsStore, done: set[str]
                                lambda result: recorder.stored(result, lambda task: len(task.subset)), execution,
                                done=done, key=lambda j, stage=stage: TopupRound.label_of(stage.stage, j),
                                size=lambda j, stage=stage: len(stage.orders_of(j)), unit="order-round",
-                               desc=f"top-up stage {stage.stage}")
+                               desc=progress_words(execution.progress, N_("top-up stage {stage}")).format(
+                                   stage=stage.stage))
         ran += len(played)
     return ran
 
@@ -345,60 +348,95 @@ def summaries(result: QualityResult) -> list[Difficulty]:
                                                   np.clip(result.stacked.mean, 0, len(result.lines[0])), s_low, s_high)]
 
 
-def format_quality(result: QualityResult, top: int = 10) -> str:
-    """The terminal report: what was estimated and at what cost, then the hardest and easiest orders."""
+QUALITY_HEADINGS = ((N_("rank"), 5, ">"), (N_("order"), 12, "<"), (N_("P(complete) [95%]"), 24, "<"),
+                    (N_("barrels stacked [95%]"), 24, "<"), (N_("L pos"), 5, ">"))
+"""The columns of :func:`format_quality`'s tables: heading, width in English, alignment."""
+
+
+def _correction_words(plan, result: QualityResult, language: Language) -> str:
+    """How the sampled correction reached the other orders, per metric (for the report's first line)."""
+    _ = language.gettext
+    features = plan.correction_features
+    said = []
+    for name, est in ((N_("barrels stacked"), result.stacked), (N_("P(complete)"), result.completed)):
+        if est.features_used:
+            how = _("the orders' {features} features ({share} of the order effect, out of sample)").format(
+                features=features, share=f"{est.features_explain:.0%}")
+        elif est.features_explain == 0:
+            how = _("their mean (the {features} features did not predict it)").format(features=features)
+        else:
+            how = _("their mean (too few orders to try the {features} features)").format(features=features)
+        said.append(f"{_(name)}: {how}")
+    return "; ".join(said)
+
+
+def format_quality(result: QualityResult, top: int = 10, language: Language | None = None) -> str:
+    """The terminal report: what was estimated and at what cost, then the hardest and easiest orders, in
+    ``language`` (default English; the tables' numbers as Python writes them, those in sentences as the
+    language does)."""
+    language = language or Language(SOURCE_LANGUAGE)
+    _, number = language.gettext, language.decimal
     plan, n = result.plan, len(result.lines)
     rows = sorted(summaries(result), key=lambda s: (s.p_complete, s.mean_stacked, s.line))
     p_half = (np.array([s.p_high for s in rows]) - np.array([s.p_low for s in rows])) / 2
     s_half = (np.array([s.stacked_high for s in rows]) - np.array([s.stacked_low for s in rows])) / 2
     if plan.paired_orders:
-        models = "; ".join(
-            f"{name}: " + (f"the orders' {plan.correction_features} features ({est.features_explain:.0%} of the "
-                           "order effect, out of sample)" if est.features_used else
-                           f"their mean (the {plan.correction_features} features did not predict it)"
-                           if est.features_explain == 0 else
-                           f"their mean (too few orders to try the {plan.correction_features} features)")
-            for name, est in (("barrels stacked", result.stacked), ("P(complete)", result.completed)))
-        design = (f"Every order played {plan.fast_rounds} fast rounds; {plan.paired_orders:,} orders drawn at random "
-                  f"each played {plan.paired_rounds} rounds of their own with both referees (the level, and the "
-                  f"correction, carried to the other orders by {models}); {plan.fast_anchors:,} fast anchor rounds.")
+        design = _("Every order played {fast} fast rounds; {orders} orders drawn at random each played {paired} "
+                   "rounds of their own with both referees (the level, and the correction, carried to the other "
+                   "orders by {models}); {anchors} fast anchor rounds.").format(
+                       fast=plan.fast_rounds, orders=number(plan.paired_orders), paired=plan.paired_rounds,
+                       models=_correction_words(plan, result, language), anchors=number(plan.fast_anchors))
     else:
-        design = (f"Every order played {plan.fast_rounds} fast rounds and {plan.paired_rounds} rounds with both "
-                  f"referees; {plan.physics_anchors:,} physics and {plan.fast_anchors:,} fast anchor rounds fix "
-                  f"the level.")
+        design = _("Every order played {fast} fast rounds and {paired} rounds with both referees; {physics} physics "
+                   "and {anchors} fast anchor rounds fix the level.").format(
+                       fast=plan.fast_rounds, paired=plan.paired_rounds, physics=number(plan.physics_anchors),
+                       anchors=number(plan.fast_anchors))
     if plan.half_widths is not None:
         extra = result.fast_rounds - plan.fast_rounds
-        aim = (f" Then, aiming at 95% half-widths of {plan.half_widths[0]:g} barrels stacked and "
-               f"{plan.half_widths[1]:g} on P(complete), ")
-        design += aim + (f"{int((extra > 0).sum()):,} orders played {int(extra.sum()):,} more fast rounds in "
-                         f"{result.topup_stages} top-up stage(s) (up to {int(result.fast_rounds.max())} fast rounds "
-                         f"for one order)." if extra.any() else
-                         "no order needed more fast rounds (or could get there with them).")
+        aim = {"level": "95%", "barrels": number(float(plan.half_widths[0])), "p": number(float(plan.half_widths[1]))}
+        design += " " + (_("Then, aiming at {level} half-widths of {barrels} barrels stacked and {p} on P(complete), "
+                           "{orders} orders played {rounds} more fast rounds in {stages} top-up stage(s) (up to "
+                           "{most} fast rounds for one order).").format(
+                             orders=number(int((extra > 0).sum())), rounds=number(int(extra.sum())),
+                             stages=result.topup_stages, most=int(result.fast_rounds.max()), **aim)
+                         if extra.any() else
+                         _("Then, aiming at {level} half-widths of {barrels} barrels stacked and {p} on P(complete), "
+                           "no order needed more fast rounds (or could get there with them).").format(**aim))
+    widths = [column_width(width, heading, _(heading)) for heading, width, _align in QUALITY_HEADINGS]
+    pad = [width - default for width, (_heading, default, _align) in zip(widths, QUALITY_HEADINGS)]
     head = [
-        f"Estimator: physics quality. {design}",
-        f"Physics share of the CPU time: {result.physics_share:.0%} ({result.cpu_s:,.0f} CPU s, "
-        f"{result.wall_s:,.0f} s wall). Physics minus fast, all orders: {result.completed.grand_diff:+.3f} "
-        f"P(complete), {result.stacked.grand_diff:+.2f} barrels.",
-        f"95% interval half-widths over the orders (median / largest): P(complete) {np.median(p_half):.3f} / "
-        f"{p_half.max():.3f}, barrels stacked {np.median(s_half):.3f} / {s_half.max():.3f}."
-        + (f" Orders wider than the target: {int((s_half > plan.half_widths[0]).sum()):,} on barrels stacked, "
-           f"{int((p_half > plan.half_widths[1]).sum()):,} on P(complete)." if plan.half_widths is not None else ""),
+        _("Estimator: physics quality. {design}").format(design=design),
+        _("Physics share of the CPU time: {share} ({cpu} CPU s, {wall} s wall). Physics minus fast, all orders: "
+          "{completed} P(complete), {stacked} barrels.").format(
+              share=f"{result.physics_share:.0%}", cpu=number(result.cpu_s, 0), wall=number(result.wall_s, 0),
+              completed=number(result.completed.grand_diff, 3, sign=True),
+              stacked=number(result.stacked.grand_diff, 2, sign=True)),
+        _("{level} interval half-widths over the orders (median / largest): P(complete) {p_median} / {p_largest}, "
+          "barrels stacked {stacked_median} / {stacked_largest}.").format(
+              level="95%", p_median=number(float(np.median(p_half)), 3), p_largest=number(float(p_half.max()), 3),
+              stacked_median=number(float(np.median(s_half)), 3), stacked_largest=number(float(s_half.max()), 3))
+        + (" " + _("Orders wider than the target: {stacked} on barrels stacked, {completed} on P(complete).").format(
+               stacked=number(int((s_half > plan.half_widths[0]).sum())),
+               completed=number(int((p_half > plan.half_widths[1]).sum()))) if plan.half_widths is not None else ""),
         "",
     ]
-    header = f"{'rank':>5}  {'order':<12}  {'P(complete) [95%]':<24}  {'barrels stacked [95%]':<24}  {'L pos':>5}"
+    header = "  ".join(f"{_(heading):{align}{width}}" for (heading, _width, align), width in zip(QUALITY_HEADINGS,
+                                                                                                   widths))
 
     def lines(items):
         for rank, s in items:
-            yield (f"{rank:>5}  {s.line:<12}  {s.p_complete:6.3f} [{s.p_low:.3f}, {s.p_high:.3f}]{'':<2}  "
-                   f"{s.mean_stacked:6.2f} [{s.stacked_low:.2f}, {s.stacked_high:.2f}]{'':<4}  {s.large_position:5.2f}")
+            yield (f"{rank:>{widths[0]}}  {s.line:<{widths[1]}}  {s.p_complete:6.3f} [{s.p_low:.3f}, {s.p_high:.3f}]"
+                   f"{'':<{2 + pad[2]}}  {s.mean_stacked:6.2f} [{s.stacked_low:.2f}, {s.stacked_high:.2f}]"
+                   f"{'':<{4 + pad[3]}}  {s.large_position:{widths[4]}.2f}")
 
     if n <= 2 * top:
-        body = [f"All {n} orders, hardest first (lowest P(complete), ties: fewest barrels stacked):", header,
-                *lines(enumerate(rows, start=1))]
+        body = [_("All {count} orders, hardest first (lowest P(complete), ties: fewest barrels stacked):").format(
+                    count=n), header, *lines(enumerate(rows, start=1))]
     else:
-        body = [f"Hardest {top} of {n} orders (lowest P(complete), ties: fewest barrels stacked):", header,
-                *lines(enumerate(rows[:top], start=1)), "", f"Easiest {top} (easiest last):", header,
+        body = [_("Hardest {top} of {count} orders (lowest P(complete), ties: fewest barrels stacked):").format(
+                    top=top, count=n), header, *lines(enumerate(rows[:top], start=1)), "",
+                _("Easiest {top} (easiest last):").format(top=top), header,
                 *lines(enumerate(rows[-top:], start=n - top + 1))]
 
-    return "\n".join(head + body + ["", *ranking_verdict(rows, top), "",
-                                     "L pos = mean position of the large barrels (1 = bottom)."])
+    return "\n".join(head + body + ["", *ranking_verdict(rows, top, language), "",
+                                     _("L pos = mean position of the large barrels (1 = bottom).")])

@@ -36,6 +36,7 @@ from typing import Callable
 import numpy as np
 
 from kipp.analysis.stats import Interval, mean_interval
+from kipp.language import N_, SOURCE_LANGUAGE, Language
 
 
 class FindError(ValueError):
@@ -204,50 +205,73 @@ def _race_round_keyed(k: int, *task) -> tuple[int, np.ndarray]:
 
 
 def race_orders(orders, model, referee, params, seed: int, question: Question, *, workers: int = 1,
-                scheduler: str | None = None, max_rounds: int = 4096, progress: bool = False) -> RaceResult:
+                scheduler: str | None = None, max_rounds: int = 4096, progress: bool | Language = False) -> RaceResult:
     """:func:`race` of ``orders`` for ``question`` with rounds of :func:`shared_player` on ``workers``
-    processes (or the Dask cluster at ``scheduler``); with ``progress``, a line per batch on stderr."""
+    processes (or the Dask cluster at ``scheduler``); with ``progress``, a line per batch on stderr (in its
+    language when it is a :class:`~kipp.language.Language`)."""
     import sys
 
-    from kipp.analysis.executor import open_executor
+    from kipp.analysis.executor import open_executor, progress_words
 
     def report(rounds: int, left: int) -> None:
         if progress:
-            print(f"race: {rounds} rounds played, {left} of {len(orders)} orders still in doubt", file=sys.stderr)
+            line = progress_words(progress, N_("race: {rounds} rounds played, {left} of {orders} orders still in "
+                                               "doubt"))
+            print(line.format(rounds=rounds, left=left, orders=len(orders)), file=sys.stderr)
 
     with open_executor(workers, scheduler) as executor:
         play = shared_player(orders, model, referee, params, seed, executor)
         return race(len(orders), play, question, max_rounds=max_rounds, on_batch=report)
 
 
-def format_race(result: RaceResult, orders, *, shown_rivals: int = 5) -> str:
-    """The terminal report of a race: sure or not, its cost against a uniform sweep, the lists found.
+RACE_LISTS = (("hardest", N_("Hardest (fewest barrels stacked)"), N_("hardest first")),
+              ("easiest", N_("Easiest"), N_("easiest last")))
+"""Each list a race looks for: its name, title and the way it is ranked (translated where printed)."""
+
+
+def format_race(result: RaceResult, orders, *, shown_rivals: int = 5, language: Language | None = None) -> str:
+    """The terminal report of a race: sure or not, its cost against a uniform sweep, the lists found,
+    in ``language`` (default English).
 
     A list the race could not decide is reported as not found: its orders are the likeliest so
     far, and the report says how many orders they are not separated from (naming the first
     ``shown_rivals``), rather than presenting them as the answer."""
     from kipp.analysis.orders import order_text
 
-    verdict = "sure at 95% confidence" if result.sure else "NOT sure: the round limit came first"
-    lines = [f"Race {verdict}: {result.rounds_played:,} order-rounds played; a uniform sweep to the same "
-             f"confidence needs {result.uniform_rounds:,} ({result.uniform_rounds / result.rounds_played:.1f}x)."]
-    for name, title, ranked, chosen in (("hardest", "Hardest (fewest barrels stacked)", "hardest first",
-                                         result.hardest), ("easiest", "Easiest", "easiest last", result.easiest)):
+    language = language or Language(SOURCE_LANGUAGE)
+    _, number = language.gettext, language.decimal
+    verdict = (_("sure at {level} confidence").format(level="95%") if result.sure
+               else _("NOT sure: the round limit came first"))
+    lines = [_("Race {verdict}: {played} order-rounds played; a uniform sweep to the same confidence needs "
+               "{uniform} ({ratio}x).").format(verdict=verdict, played=number(result.rounds_played),
+                                              uniform=number(result.uniform_rounds),
+                                              ratio=number(result.uniform_rounds / result.rounds_played, 1))]
+    in_doubt = _(", in doubt")
+    for (name, title, ranked), chosen in zip(RACE_LISTS, (result.hardest, result.easiest)):
         if not chosen:
             continue
+        title, ranked = _(title), _(ranked)
         rivals = result.undecided.get(name)
         if rivals is None:
             lines += ["", f"{title}, {ranked}:"]
         else:
             rounds = max(result.rounds_per_order[i] for i in chosen)
             named = ", ".join(order_text(orders[i]) for i in rivals[:shown_rivals])
-            more = f" and {len(rivals) - shown_rivals:,} more" if len(rivals) > shown_rivals else ""
-            lines += ["", f"{title}: NOT found in {rounds:,} rounds per order. The {len(chosen)} likeliest so far "
-                          f"({ranked}) are not separated at 95% confidence from {len(rivals):,} other "
-                          f"order{'s' if len(rivals) != 1 else ''} still in doubt ({named}{more}); more --rounds "
-                          "decide it:"]
+            more = (_(" and {count} more").format(count=number(len(rivals) - shown_rivals))
+                    if len(rivals) > shown_rivals else "")
+            lines += ["", language.ngettext(
+                "{title}: NOT found in {rounds} rounds per order. The {chosen} likeliest so far ({ranked}) are not "
+                "separated at {level} confidence from {count} other order still in doubt ({named}{more}); more "
+                "--rounds decide it:",
+                "{title}: NOT found in {rounds} rounds per order. The {chosen} likeliest so far ({ranked}) are not "
+                "separated at {level} confidence from {count} other orders still in doubt ({named}{more}); more "
+                "--rounds decide it:", len(rivals)).format(
+                    title=title, rounds=number(rounds), chosen=len(chosen), ranked=ranked, level="95%",
+                    count=number(len(rivals)), named=named, more=more)]
         for i in chosen:
             mean, low, high = result.means[i]
-            lines.append(f"  {order_text(orders[i])}  {mean:5.2f} [{low:.2f}, {high:.2f}] barrels stacked over "
-                         f"{result.rounds_per_order[i]} rounds{'' if rivals is None else ', in doubt'}")
+            line = _("{order}  {mean} [{low}, {high}] barrels stacked over {rounds} rounds").format(
+                order=order_text(orders[i]), mean=f"{mean:5.2f}", low=f"{low:.2f}", high=f"{high:.2f}",
+                rounds=result.rounds_per_order[i])
+            lines.append(f"  {line}{'' if rivals is None else in_doubt}")
     return "\n".join(lines)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kipp.language import SOURCE_LANGUAGE, Language
+
 
 @dataclass(frozen=True)
 class Difficulty:
@@ -28,21 +30,25 @@ class Difficulty:
     """Mean position (1 = bottom) of the large barrels: a simple feature of the order."""
 
 
-def ranking_verdict(order: list[Difficulty], top: int) -> list[str]:
+def ranking_verdict(order: list[Difficulty], top: int, language: Language | None = None) -> list[str]:
     """Plain lines saying whether the ``top`` hardest and easiest of ``order`` (ranked hardest
     first, by P(complete)) are told apart from the other orders at 95% on P(complete): resolved
     when no other order's interval reaches theirs (with every order listed, the single hardest
-    and easiest order are judged)."""
+    and easiest order are judged). In ``language`` (default English)."""
+    language = language or Language(SOURCE_LANGUAGE)
+    _, number = language.gettext, language.decimal
     n = len(order)
     if n < 2:
         return []
     k = top if n > 2 * top else 1
     hardest_edge = max(s.p_high for s in order[:k])
     easiest_edge = min(s.p_low for s in order[-k:])
-    lines = ["Ranking at 95% confidence (P(complete)):"]
-    for which, reach in (("hardest", sum(s.p_low <= hardest_edge for s in order[k:])),
-                         ("easiest", sum(s.p_high >= easiest_edge for s in order[:-k]))):
-        subject = f"the {k:,} {which}" if k > 1 else f"the {which} order"
-        lines.append(f"  {subject}: " + ("resolved (no other order's interval reaches theirs)" if not reach else
-                                         f"NOT resolved: the intervals of {reach:,} other orders reach theirs"))
+    lines = [_("Ranking at {level} confidence (P(complete)):").format(level="95%")]
+    subjects = ((_("the {count} hardest"), _("the hardest order")), (_("the {count} easiest"), _("the easiest order")))
+    for (some, one), reach in zip(subjects, (sum(s.p_low <= hardest_edge for s in order[k:]),
+                                             sum(s.p_high >= easiest_edge for s in order[:-k]))):
+        subject = some.format(count=number(k)) if k > 1 else one
+        lines.append(f"  {subject}: " + (_("resolved (no other order's interval reaches theirs)") if not reach else
+                                         _("NOT resolved: the intervals of {count} other orders reach theirs").format(
+                                             count=number(reach))))
     return lines

@@ -28,6 +28,8 @@ from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.resumable import Chunks, Stored, run_remaining
 from kipp.analysis.rounds import RoundModel, play_round
 from kipp.analysis.stats import histogram_moments, mean_interval_from_sums, wilson_interval
+from kipp.language import N_, SOURCE_LANGUAGE, Language
+from kipp.language.columns import column_width
 from sim.params import Params
 from sim.referees import shared_referee
 
@@ -103,7 +105,7 @@ def run_sweep(run: TuneRun, orders: list[tuple[str, ...]], params: Params, out: 
         ran = run_remaining(store, [(order_index(o), o) for o in orders], tune_chunk,
                             lambda items: (run.model, run.referee_name, params, run.seed, run.rounds, items), record,
                             Execution(workers, scheduler, progress), key=lambda item: item[0], size=run.rounds,
-                            chunks=Chunks(size=chunk), unit="round", desc="orders x rounds")
+                            chunks=Chunks(size=chunk), unit="round", desc=N_("orders x rounds"))
         return len(ran)
 
 
@@ -142,34 +144,55 @@ def _fmt(x: float, digits: int) -> str:
     return "   nan" if math.isnan(x) else f"{x:.{digits}f}"
 
 
-def format_table(summaries: list[OrderSummary], top: int = 10) -> str:
-    """The terminal table: the ``top`` hardest and easiest orders with 95% intervals."""
+TABLE_HEADINGS = (N_("rank"), N_("order"), N_("P(complete) [95% Wilson]"), N_("barrels stacked [95% bounded t]"),
+                  N_("L pos"))
+"""The columns of :func:`format_table` (and of the physics-quality table), translated where they are printed."""
+
+
+def order_table_header(language: Language) -> tuple[str, list[int]]:
+    """The header line of an orders table and the widths of its five columns, in ``language``
+    (each column as wide as its English, widened by what its translation adds)."""
+    _ = language.gettext
+    rank, order, p, stacked, large = (_(heading) for heading in TABLE_HEADINGS)
+    widths = [column_width(width, heading, _(heading)) for width, heading in zip((5, 12, 26, 25, 5), TABLE_HEADINGS)]
+    return (f"{rank:>{widths[0]}}  {order:<{widths[1]}}  {p:<{widths[2]}}  {stacked:<{widths[3]}}  "
+            f"{large:>{widths[4]}}"), widths
+
+
+def format_table(summaries: list[OrderSummary], top: int = 10, language: Language | None = None) -> str:
+    """The terminal table: the ``top`` hardest and easiest orders with 95% intervals, in ``language``
+    (default English; the table's numbers as Python writes them, those in sentences as the language does)."""
+    language = language or Language(SOURCE_LANGUAGE)
+    _, number = language.gettext, language.decimal
     order = ranked(summaries)
-    header = (f"{'rank':>5}  {'order':<12}  {'P(complete) [95% Wilson]':<26}  "
-              f"{'barrels stacked [95% bounded t]':<25}  {'L pos':>5}")
+    header, widths = order_table_header(language)
+    pad = [width - default for width, default in zip(widths, (5, 12, 26, 25, 5))]
 
     def rows(items):
         for rank, s in items:
-            yield (f"{rank:>5}  {s.line:<12}  {s.p_complete:6.3f} [{s.p_low:.3f}, {s.p_high:.3f}]"
-                   f"{'':<4}  {_fmt(s.mean_stacked, 2):>6} [{_fmt(s.stacked_low, 2)}, {_fmt(s.stacked_high, 2)}]"
-                   f"{'':<5}  {s.large_position:5.2f}")
+            yield (f"{rank:>{widths[0]}}  {s.line:<{widths[1]}}  {s.p_complete:6.3f} [{s.p_low:.3f}, {s.p_high:.3f}]"
+                   f"{'':<{4 + pad[2]}}  {_fmt(s.mean_stacked, 2):>6} [{_fmt(s.stacked_low, 2)}, "
+                   f"{_fmt(s.stacked_high, 2)}]{'':<{5 + pad[3]}}  {s.large_position:{widths[4]}.2f}")
 
     n = len(order)
     if n <= 2 * top:
-        lines = [f"All {n} orders, hardest first (lowest P(complete), ties: fewest barrels stacked):",
-                 header, *rows(enumerate(order, start=1))]
+        lines = [_("All {count} orders, hardest first (lowest P(complete), ties: fewest barrels stacked):").format(
+                     count=n), header, *rows(enumerate(order, start=1))]
     else:
-        lines = [f"Hardest {top} of {n} orders (lowest P(complete), ties: fewest barrels stacked):", header,
-                 *rows(enumerate(order[:top], start=1)), "", f"Easiest {top} (easiest last):", header,
+        lines = [_("Hardest {top} of {count} orders (lowest P(complete), ties: fewest barrels stacked):").format(
+                     top=top, count=n), header,
+                 *rows(enumerate(order[:top], start=1)), "",
+                 _("Easiest {top} (easiest last):").format(top=top), header,
                  *rows(enumerate(order[-top:], start=n - top + 1))]
-    lines += ["", *ranking_verdict(order, top)]
+    lines += ["", *ranking_verdict(order, top, language)]
     total_rounds = sum(s.rounds for s in summaries)
     completed = sum(s.completed for s in summaries)
     lo, hi = wilson_interval(completed, total_rounds) if total_rounds else (math.nan, math.nan)
-    lines += ["", f"All orders: {completed} of {total_rounds} rounds completed "
-                  f"({completed / max(1, total_rounds):.3f} [{lo:.3f}, {hi:.3f}]); "
-                  f"L pos = mean position of the large barrels (1 = bottom); bounded t = Student t within "
-                  f"0 to all barrels (a Wilson bound where the rounds have no spread)."]
+    lines += ["", _("All orders: {completed} of {rounds} rounds completed ({share} [{low}, {high}]); "
+                    "L pos = mean position of the large barrels (1 = bottom); bounded t = Student t within "
+                    "0 to all barrels (a Wilson bound where the rounds have no spread).").format(
+                  completed=completed, rounds=total_rounds,
+                  share=number(completed / max(1, total_rounds), 3), low=number(lo, 3), high=number(hi, 3))]
     return "\n".join(lines)
 
 
@@ -204,12 +227,19 @@ def quality_sweep(run: QualityRun, orders: list[tuple[str, ...]], params: Params
     return QualitySweep(result, confirmed)
 
 
-def game_words(model: RoundModel) -> str:
-    """The game a sweep played, in words: its barrels and whether the sailors turn half a revolution."""
-    return f"{model.barrels} barrels{', half turns' if model.half_turn else ''}"
+def game_words(model: RoundModel, language: Language | None = None) -> str:
+    """The game a sweep played, in words: its barrels and whether the sailors turn half a revolution
+    (in ``language``, default English: the English is what files such as the CSV's comment keep)."""
+    _ = (language or Language(SOURCE_LANGUAGE)).gettext
+    half = _(", half turns") if model.half_turn else ""
+    return _("{barrels} barrels").format(barrels=model.barrels) + half
 
 
-def describe(model: RoundModel, bot, n_orders: int) -> str:
-    """What a sweep measured: the orders, barrels, variant and the player model's bot."""
-    return (f"{n_orders} orders, {game_words(model)}; "
-            f"player: {model.player} (aim {bot.aim}, sigma {bot.sigma_mm:g} mm, wild {bot.wild})")
+def describe(model: RoundModel, bot, n_orders: int, language: Language | None = None) -> str:
+    """What a sweep measured: the orders, barrels, variant and the player model's bot (in ``language``,
+    default English)."""
+    language = language or Language(SOURCE_LANGUAGE)
+    return language.gettext("{orders} orders, {game}; player: {player} (aim {aim}, sigma {sigma} mm, wild "
+                            "{wild})").format(
+        orders=n_orders, game=game_words(model, language), player=model.player, aim=bot.aim,
+        sigma=language.decimal(float(bot.sigma_mm)), wild=bot.wild)

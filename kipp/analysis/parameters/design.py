@@ -41,6 +41,8 @@ from kipp.analysis.results_store import ResultsStore
 from kipp.analysis.resumable import Stored, run_remaining
 from kipp.analysis.rounds import RoundModel, play_round, round_line
 from kipp.analysis.stats import wilson_interval
+from kipp.language import N_, SOURCE_LANGUAGE, Language
+from kipp.language.columns import column_width
 from kipp.rules.replay import params_fingerprint
 from sim.params import Params, key_range, load_params, resolve_tables
 from sim.referees import shared_referee
@@ -220,7 +222,7 @@ def design(question: Question, *, params_path: str | Path | None = None,
                                         item[1], min(BLOCK, rounds - item[1])),
                           record, execution,
                           done={(v, first) for v, blocks in _values_played(store.rows()).items() for first in blocks},
-                          size=lambda item: min(BLOCK, rounds - item[1]), unit="round", desc="values x rounds")
+                          size=lambda item: min(BLOCK, rounds - item[1]), unit="round", desc=N_("values x rounds"))
 
         survey = [question.low + span * i / (SURVEY_VALUES - 1) for i in range(SURVEY_VALUES)]
         play(survey, question.rounds)
@@ -285,14 +287,25 @@ def _bootstrap(question: Question, x: np.ndarray, done: np.ndarray, k: np.ndarra
     return float(low), float(high)
 
 
-def format_answer(answer: Answer) -> str:
+def format_answer(answer: Answer, language: Language | None = None) -> str:
+    """The terminal report: the value found with its interval, the fitted response and every value
+    played, in ``language`` (default English; the key, the target and the table's numbers as Python
+    writes them)."""
+    language = language or Language(SOURCE_LANGUAGE)
+    _ = language.gettext
     q, m = answer.question, answer.question.model
-    lines = [f"{q.key} = {answer.value:.4g} [{answer.low:.4g}, {answer.high:.4g}] gives P(complete) = {q.target:g} "
-             f"for {m.player}, {m.barrels} barrels{', half turns' if m.half_turn else ''} "
-             f"(95% interval: bootstrap over rounds; referee {q.referee_name}; range {q.low:g} to {q.high:g}).",
-             f"Fitted response: P(complete) = 1 / (1 + exp(-({answer.a:.3f} {answer.b:+.4f} x)))",
-             f"{'value':>10}  {'rounds':>6}  P(complete) [95% Wilson]"]
+    game = _("{barrels} barrels").format(barrels=m.barrels) + (_(", half turns") if m.half_turn else "")
+    value, rounds, p_complete = _("value"), _("rounds"), _("P(complete) [95% Wilson]")
+    value_width, rounds_width = column_width(10, "value", value), column_width(6, "rounds", rounds)
+    lines = [_("{key} = {value} [{low}, {high}] gives P(complete) = {target} for {player}, {game} ({level} interval: "
+               "bootstrap over rounds; referee {referee}; range {range_low} to {range_high}).").format(
+                 key=q.key, value=f"{answer.value:.4g}", low=f"{answer.low:.4g}", high=f"{answer.high:.4g}",
+                 target=f"{q.target:g}", player=m.player, game=game, level="95%", referee=q.referee_name,
+                 range_low=language.decimal(float(q.low)), range_high=language.decimal(float(q.high))),
+             _("Fitted response: P(complete) = 1 / (1 + exp(-({a} {b} x)))").format(a=f"{answer.a:.3f}",
+                                                                                     b=f"{answer.b:+.4f}"),
+             f"{value:>{value_width}}  {rounds:>{rounds_width}}  {p_complete}"]
     for value, n, c in answer.played:
         lo, hi = wilson_interval(c, n)
-        lines.append(f"{value:10.4g}  {n:6d}  {c / n:.3f} [{lo:.3f}, {hi:.3f}]")
+        lines.append(f"{value:{value_width}.4g}  {n:{rounds_width}d}  {c / n:.3f} [{lo:.3f}, {hi:.3f}]")
     return "\n".join(lines)

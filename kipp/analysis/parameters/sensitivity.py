@@ -49,6 +49,8 @@ from kipp.analysis.resumable import Stored, run_remaining
 from kipp.analysis.rounds import RoundModel, play_round, round_line
 from kipp.analysis.shared_rounds import OrderTree, play_round_shared
 from kipp.analysis.stats import BOUNDED_T, Interval, mean_interval, share_interval
+from kipp.language import N_, SOURCE_LANGUAGE, Language
+from kipp.language.columns import column_width, widest_extra
 from kipp.rules.replay import params_fingerprint
 from sim.params import Params, load_params, resolve_tables
 from sim.referees import shared_referee
@@ -188,7 +190,7 @@ def run_sensitivity(run: SensitivityRun, arms: list[Arm], games: int, out: str |
                       lambda item: (run.model, run.referee_name, run.seed, item[0], arms[item[0]].params,
                                     arms[item[0]].sigma_mm, item[1]),
                       record, execution, key=lambda item: item[0] * BLOCK_KEY + item[1],
-                      size=BLOCK, unit="round", desc="arms x rounds")
+                      size=BLOCK, unit="round", desc=N_("arms x rounds"))
         gathered: dict[int, dict[int, dict]] = {}
         for _key, a, b, data in store.rows():
             if b < blocks:
@@ -364,57 +366,91 @@ def from_json(report: dict) -> SensitivityResult:
 
 # --- the report -------------------------------------------------------------------------------
 
-def headline(result: SensitivityResult) -> str:
+SIDE_WORDS = {"low": N_("low"), "default": N_("default"), "high": N_("high")}
+"""Each :class:`~kipp.analysis.parameters.uncertain.Side` as the table shows it (translated there)."""
+
+REPORT_HEADINGS = ((N_("parameter"), 22, "<"), (N_("range"), 18, "<"), (N_("end"), 5, "<"), (N_("value"), 8, ">"),
+                   (N_("P(complete)"), 25, "<"), (N_("barrels stacked"), 24, "<"), (N_("half-turn effect"), 25, "<"),
+                   (N_("nine-barrel effect"), 25, "<"), (N_("panel rank corr."), 22, "<"))
+"""The columns of :func:`format_result`: heading, width in English, alignment."""
+
+
+def headline(result: SensitivityResult, language: Language | None = None) -> str:
     """Which measurement of a real set would change the answers most (the players' hand aside),
-    and which parameters the referee did not feel at all."""
+    and which parameters the referee did not feel at all (in ``language``, default English)."""
     from kipp.analysis.parameters.uncertain import by_name
 
+    language = language or Language(SOURCE_LANGUAGE)
+    _ = language.gettext
     of_set = [n for n in result.ranked() if n != PLACEMENT_ERROR]
     if not of_set:
-        return "No parameter of the set was varied."
+        return _("No parameter of the set was varied.")
     first = of_set[0]
     arms = [a for a in result.arms if a.parameter == first]
-    moves = " and ".join(f"{a.completed.text(3)} at its {a.side.value} end ({a.value:.4g})" for a in arms)
+    at_end = {"low": N_("{effect} at its low end ({value})"), "high": N_("{effect} at its high end ({value})"),
+              "default": N_("{effect} at its default end ({value})")}
+    moves = _(" and ").join(_(at_end[a.side.value]).format(effect=a.completed.text(3),
+                                                           value=language.decimal(float(f"{a.value:.4g}")))
+                            for a in arms)
     sure = any(a.completed.resolved() for a in arms)
-    text = (f"Measure first: the {first}. Over its plausible range it moves P(complete) by {moves}"
-            + ("." if sure else ", but that is not resolved at 95% with these rounds: play more to be sure.")
-            + f" How: {by_name(first).how_to_measure}.")
+    text = (_("Measure first: the {parameter}. Over its plausible range it moves P(complete) by {moves}").format(
+                parameter=first, moves=moves)
+            + ("." if sure else _(", but that is not resolved at {level} with these rounds: play more to be "
+                                  "sure.").format(level="95%"))
+            + _(" How: {how}.").format(how=_(by_name(first).how_to_measure)))
     if len(of_set) > 1:
-        text += f" Then: {', '.join(of_set[1:4])}."
+        text += _(" Then: {parameters}.").format(parameters=", ".join(of_set[1:4]))
     idle = [n for n in of_set if all(a.completed.mean == a.stacked.mean == 0 and a.rank_correlation.mean == 1
                                      for a in result.arms if a.parameter == n)]
     if idle:
-        text += (f"\nExactly no effect on the {result.referee_name} referee (every round the same at both ends): "
-                 f"{', '.join(idle)}; that referee may not model it, so judge it with physics.")
+        text += "\n" + _("Exactly no effect on the {referee} referee (every round the same at both ends): "
+                         "{parameters}; that referee may not model it, so judge it with physics.").format(
+                             referee=result.referee_name, parameters=", ".join(idle))
     return text
 
 
-def format_result(result: SensitivityResult) -> str:
-    """The terminal report: headline, the default arm's answers, the table sorted by effect size."""
+def format_result(result: SensitivityResult, language: Language | None = None) -> str:
+    """The terminal report: headline, the default arm's answers, the table sorted by effect size, in
+    ``language`` (default English; parameter names as ``--only`` takes them, the table's numbers as
+    Python writes them)."""
     from kipp.analysis.parameters.uncertain import by_name
 
+    language = language or Language(SOURCE_LANGUAGE)
+    _ = language.gettext
     m = result.model
-    variant = f"{m.barrels} barrels{', half turns' if m.half_turn else ''}"
+    variant = _("{barrels} barrels").format(barrels=m.barrels) + (_(", half turns") if m.half_turn else "")
     p, s, h, nine = result.completed, result.stacked, result.half_turns, result.nine_barrels
+    names = result.ranked()
+    widths = [column_width(width, heading, _(heading)) for heading, width, _align in REPORT_HEADINGS]
+    ranges = [(by_name(name).range_text(), by_name(name).range_text(language)) for name in names]
+    sides = [(a.side.value, _(SIDE_WORDS[a.side.value])) for a in result.arms]
+    widths[1] = 18 + widest_extra([("range", _("range")), *ranges])
+    widths[2] = 5 + widest_extra([("end", _("end")), *sides])
+    header = [f"{_(heading):{align}{width}}" for (heading, _width, align), width in zip(REPORT_HEADINGS, widths)]
     lines = [
-        headline(result), "",
-        f"Player {m.player}, {variant}; referee {result.referee_name}; {result.games} rounds per arm, the same "
-        f"rounds in every arm (seed {result.seed}).",
-        f"Default set: P(complete) {p.text(3)} (Wilson), barrels stacked {s.text(2)}; effect of half turns on "
-        f"P(complete) {h.text(3, signed=True)}, of nine barrels {nine.text(3, signed=True)}.",
+        headline(result, language), "",
+        _("Player {player}, {variant}; referee {referee}; {rounds} rounds per arm, the same rounds in every arm "
+          "(seed {seed}).").format(player=m.player, variant=variant, referee=result.referee_name, rounds=result.games,
+                                   seed=result.seed),
+        _("Default set: P(complete) {completed} (Wilson), barrels stacked {stacked}; effect of half turns on "
+          "P(complete) {half_turns}, of nine barrels {nine_barrels}.").format(
+              completed=p.text(3), stacked=s.text(2), half_turns=h.text(3, signed=True),
+              nine_barrels=nine.text(3, signed=True)),
         "",
-        "Effects of each parameter's low and high end against the default set, paired round by round, largest "
-        f"first [95%: {BOUNDED_T}; rank correlation: percentile bootstrap over rounds]:",
-        f"{'parameter':<22} {'range':<18} {'end':<5} {'value':>8}  {'P(complete)':<25} {'barrels stacked':<24} "
-        f"{'half-turn effect':<25} {'nine-barrel effect':<25} {'panel rank corr.':<22}",
+        _("Effects of each parameter's low and high end against the default set, paired round by round, largest "
+          "first [95%: {bounded_t}; rank correlation: percentile bootstrap over rounds]:").format(
+              bounded_t=_(BOUNDED_T)),
+        " ".join(header[:4]) + "  " + " ".join(header[4:]),
     ]
-    for name in result.ranked():
+    for name in names:
         for a in (a for a in result.arms if a.parameter == name):
-            lines.append(f"{name:<22} {by_name(name).range_text():<18} {a.side.value:<5} {a.value:8.4g}  "
-                         f"{a.completed.text(3):<25} {a.stacked.text(2):<24} {a.half_turns.text(3):<25} "
-                         f"{a.nine_barrels.text(3):<25} {a.rank_correlation.mean:.2f} "
-                         f"[{a.rank_correlation.low:.2f}, {a.rank_correlation.high:.2f}]")
-    lines += ["", f"Panel: {PANEL} fixed orders ({order_text(panel_orders(m.barrels)[0])}, "
-                  f"{order_text(panel_orders(m.barrels)[1])} and {PANEL - 2} drawn once for all); a rank "
-                  "correlation near 1 means the hardest and easiest orders keep their place."]
+            lines.append(f"{name:<{widths[0]}} {by_name(name).range_text(language):<{widths[1]}} "
+                         f"{_(SIDE_WORDS[a.side.value]):<{widths[2]}} {a.value:{widths[3]}.4g}  "
+                         f"{a.completed.text(3):<{widths[4]}} {a.stacked.text(2):<{widths[5]}} "
+                         f"{a.half_turns.text(3):<{widths[6]}} {a.nine_barrels.text(3):<{widths[7]}} "
+                         f"{a.rank_correlation.mean:.2f} [{a.rank_correlation.low:.2f}, {a.rank_correlation.high:.2f}]")
+    lines += ["", _("Panel: {panel} fixed orders ({first}, {second} and {drawn} drawn once for all); a rank "
+                    "correlation near 1 means the hardest and easiest orders keep their place.").format(
+                  panel=PANEL, first=order_text(panel_orders(m.barrels)[0]),
+                  second=order_text(panel_orders(m.barrels)[1]), drawn=PANEL - 2)]
     return "\n".join(lines)

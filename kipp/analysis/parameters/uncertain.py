@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kipp.language import N_, SOURCE_LANGUAGE, Language
 from sim.params import SCREWS, Params, load_params, resolve_tables
 
 
@@ -69,42 +70,48 @@ class Uncertain:
     unit: str
     """The unit of :attr:`low` and :attr:`high` as shown ('' for factors and plain numbers)."""
     how_to_measure: str
-    """How an owner of a real set measures it (the headline's advice)."""
+    """How an owner of a real set measures it (the headline's advice; English, marked with ``N_``)."""
 
-    def range_text(self) -> str:
+    def range_text(self, language: Language | None = None) -> str:
+        """The range in words (``0.3 to 0.6``, ``-2 to +2 mm``, ``x0.8 to x1.2``), in ``language``
+        (default English)."""
+        language = language or Language(SOURCE_LANGUAGE)
+        number = language.decimal
         if self.spread is Spread.FACTOR:
-            return f"x{self.low:g} to x{self.high:g}"
-        if self.spread is Spread.SHIFT:
-            return f"{self.low:+g} to {self.high:+g} {self.unit}"
-        return f"{self.low:g} to {self.high:g} {self.unit}".rstrip()
+            low, high = f"x{number(self.low)}", f"x{number(self.high)}"
+        else:
+            shift = self.spread is Spread.SHIFT
+            low, high = number(self.low, sign=shift), number(self.high, sign=shift)
+        unit = language.gettext(self.unit) if self.unit else ""
+        return language.gettext("{low} to {high} {unit}").format(low=low, high=high, unit=unit).rstrip()
 
 
 _SIZES = ("large", "medium", "small")
 
 UNCERTAIN: tuple[Uncertain, ...] = (
-    Uncertain("thread pitch", ("ship.thread_pitch_mm",), Spread.ABSOLUTE, 2.5, 5.0, "mm/turn",
-              "turn one sailor ten full turns and measure how far the deck rises at its screw (a ruler "
-              "against the hull), divided by ten"),
+    Uncertain("thread pitch", ("ship.thread_pitch_mm",), Spread.ABSOLUTE, 2.5, 5.0, N_("mm/turn"),
+              N_("turn one sailor ten full turns and measure how far the deck rises at its screw (a ruler "
+              "against the hull), divided by ten")),
     Uncertain("friction", ("friction.mu",), Spread.ABSOLUTE, 0.3, 0.6, "",
-              "stand one barrel on another on a board and tilt the board until the upper one slides: "
-              "mu = tan(angle)"),
+              N_("stand one barrel on another on a board and tilt the board until the upper one slides: "
+              "mu = tan(angle)")),
     Uncertain("barrel heights", tuple(f"barrels.{s}.height_mm" for s in _SIZES), Spread.SHIFT, -2.0, 2.0, "mm",
-              "calipers on a few barrels of each size"),
+              N_("calipers on a few barrels of each size")),
     Uncertain("barrel end diameters", tuple(f"barrels.{s}.end_diameter_mm" for s in _SIZES), Spread.SHIFT,
-              -2.0, 2.0, "mm", "calipers across the flat ends"),
+              -2.0, 2.0, "mm", N_("calipers across the flat ends")),
     Uncertain("large barrels' mass", ("barrels.large.mass_g",), Spread.FACTOR, 0.8, 1.2, "",
-              "a kitchen scale (0.1 g) on the four large barrels together"),
+              N_("a kitchen scale (0.1 g) on the four large barrels together")),
     Uncertain("medium barrels' mass", ("barrels.medium.mass_g",), Spread.FACTOR, 0.8, 1.2, "",
-              "a kitchen scale on the four medium barrels together"),
+              N_("a kitchen scale on the four medium barrels together")),
     Uncertain("small barrels' mass", ("barrels.small.mass_g",), Spread.FACTOR, 0.8, 1.2, "",
-              "a kitchen scale on the four small barrels together"),
+              N_("a kitchen scale on the four small barrels together")),
     Uncertain("screw circle radius", tuple(f"ship.screws.{s}.{axis}_mm" for s in SCREWS for axis in "xy"),
               Spread.SCREW_RADIUS, 60.0, 85.0, "mm",
-              "the distance from the tower spot's centre to each sailor's screw axis"),
-    Uncertain("turn rate", ("turn.rate_rev_per_s",), Spread.ABSOLUTE, 0.5, 2.0, "rev/s",
-              "film a few players turning a sailor and count frames per revolution"),
+              N_("the distance from the tower spot's centre to each sailor's screw axis")),
+    Uncertain("turn rate", ("turn.rate_rev_per_s",), Spread.ABSOLUTE, 0.5, 2.0, N_("rev/s"),
+              N_("film a few players turning a sailor and count frames per revolution")),
     Uncertain(PLACEMENT_ERROR, (), Spread.FACTOR, 0.5, 1.5, "",
-              "the players, not the set: film placements from above and measure the miss"),
+              N_("the players, not the set: film placements from above and measure the miss")),
 )
 """The plausible ranges of ``kipp sensitivity`` (the issue's: pitch 2.5-5 mm per turn, friction
 0.3-0.6, barrel heights and end diameters +-2 mm, masses +-20%, screws 60-85 mm from the tower
