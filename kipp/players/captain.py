@@ -33,7 +33,8 @@ never a referee. It has three parts, each linear in a few numbers the player can
 
 The weights are fitted by CMA-ES in paired games against copies of the policy and the other
 player models (``python -m lab.train_selfplay``: the aim as a blend of the balance aim and the
-whole ``learned`` aim, two numbers, with the three wild weights; then the pass's four) and shipped
+whole ``learned`` aim, two numbers, with the three wild weights; the pass's four only with
+``--pass-generations N``, so the shipped pass is the ``risk`` rule) and shipped
 as ``kipp/players/data/captain.json`` with how they were trained. How it plays against each model,
 how many rounds a table of captains completes and where its pass pays, on the physics referee:
 ``lab/data/captain_study.json`` (``python -m lab.captain_study``).
