@@ -29,7 +29,6 @@ from kipp.analysis.resumable import Chunks, Stored, run_remaining
 from kipp.analysis.rounds import RoundModel, play_round
 from kipp.analysis.stats import histogram_moments, mean_interval_from_sums, wilson_interval
 from kipp.language import N_, SOURCE_LANGUAGE, Language
-from kipp.language.columns import column_width
 from sim.params import Params
 from sim.referees import shared_referee
 
@@ -149,41 +148,40 @@ TABLE_HEADINGS = (N_("rank"), N_("order"), N_("P(complete) [95% Wilson]"), N_("b
 """The columns of :func:`format_table` (and of the physics-quality table), translated where they are printed."""
 
 
-def order_table_header(language: Language) -> tuple[str, list[int]]:
-    """The header line of an orders table and the widths of its five columns, in ``language``
-    (each column as wide as its English, widened by what its translation adds)."""
-    _ = language.gettext
-    rank, order, p, stacked, large = (_(heading) for heading in TABLE_HEADINGS)
-    widths = [column_width(width, heading, _(heading)) for width, heading in zip((5, 12, 26, 25, 5), TABLE_HEADINGS)]
-    return (f"{rank:>{widths[0]}}  {order:<{widths[1]}}  {p:<{widths[2]}}  {stacked:<{widths[3]}}  "
-            f"{large:>{widths[4]}}"), widths
+def _aligned(header: tuple[str, ...], rows: list[tuple[str, ...]], right: tuple[int, ...]) -> list[str]:
+    """``header`` and ``rows`` as lines of columns two spaces apart, each column as wide as its widest
+    cell or heading; the columns ``right`` (indices) flush right, the others flush left."""
+    widths = [max(len(cell) for cell in column) for column in zip(header, *rows)]
+    return ["  ".join(cell.rjust(width) if i in right else cell.ljust(width)
+                      for i, (cell, width) in enumerate(zip(line, widths))).rstrip()
+            for line in (header, *rows)]
 
 
 def format_table(summaries: list[OrderSummary], top: int = 10, language: Language | None = None) -> str:
     """The terminal table: the ``top`` hardest and easiest orders with 95% intervals, in ``language``
-    (default English; the table's numbers as Python writes them, those in sentences as the language does)."""
+    (default English; the table's numbers as Python writes them, those in sentences as the language does);
+    each column as wide as its widest cell or heading."""
     language = language or Language(SOURCE_LANGUAGE)
     _, number = language.gettext, language.decimal
     order = ranked(summaries)
-    header, widths = order_table_header(language)
-    pad = [width - default for width, default in zip(widths, (5, 12, 26, 25, 5))]
+    header = tuple(_(heading) for heading in TABLE_HEADINGS)
 
-    def rows(items):
-        for rank, s in items:
-            yield (f"{rank:>{widths[0]}}  {s.line:<{widths[1]}}  {s.p_complete:6.3f} [{s.p_low:.3f}, {s.p_high:.3f}]"
-                   f"{'':<{4 + pad[2]}}  {_fmt(s.mean_stacked, 2):>6} [{_fmt(s.stacked_low, 2)}, "
-                   f"{_fmt(s.stacked_high, 2)}]{'':<{5 + pad[3]}}  {s.large_position:{widths[4]}.2f}")
+    def table(items) -> list[str]:
+        return _aligned(header, [(str(rank), s.line, f"{s.p_complete:.3f} [{s.p_low:.3f}, {s.p_high:.3f}]",
+                                  f"{_fmt(s.mean_stacked, 2).strip()} [{_fmt(s.stacked_low, 2).strip()}, "
+                                  f"{_fmt(s.stacked_high, 2).strip()}]", f"{s.large_position:.2f}")
+                                 for rank, s in items], right=(0, 4))
 
     n = len(order)
     if n <= 2 * top:
         lines = [_("All {count} orders, hardest first (lowest P(complete), ties: fewest barrels stacked):").format(
-                     count=n), header, *rows(enumerate(order, start=1))]
+                     count=n), *table(enumerate(order, start=1))]
     else:
         lines = [_("Hardest {top} of {count} orders (lowest P(complete), ties: fewest barrels stacked):").format(
-                     top=top, count=n), header,
-                 *rows(enumerate(order[:top], start=1)), "",
-                 _("Easiest {top} (easiest last):").format(top=top), header,
-                 *rows(enumerate(order[-top:], start=n - top + 1))]
+                     top=top, count=n),
+                 *table(enumerate(order[:top], start=1)), "",
+                 _("Easiest {top} (easiest last):").format(top=top),
+                 *table(enumerate(order[-top:], start=n - top + 1))]
     lines += ["", *ranking_verdict(order, top, language)]
     total_rounds = sum(s.rounds for s in summaries)
     completed = sum(s.completed for s in summaries)
