@@ -16,10 +16,9 @@ from __future__ import annotations
 import contextlib
 import gettext
 import sys
-from functools import lru_cache
 from typing import Iterator
 
-from kipp.language import LOCALE_DIR, SOURCE_LANGUAGE, Language
+from kipp.language import Language, catalogue
 
 DOMAIN = "click"
 """The gettext domain of click's words in kipp's catalogues."""
@@ -28,12 +27,9 @@ _LOOKUPS = {"_": gettext.gettext, "ngettext": gettext.ngettext}
 """The names click's modules give the standard library's lookups, and the lookups themselves."""
 
 
-@lru_cache(maxsize=None)
 def click_catalogue(code: str) -> gettext.NullTranslations:
     """click's words in the language ``code`` (English, click's own, for the source language)."""
-    if code == SOURCE_LANGUAGE:
-        return gettext.NullTranslations()
-    return gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[code])
+    return catalogue(code, DOMAIN)
 
 
 class _Lookup:

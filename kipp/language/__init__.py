@@ -78,10 +78,12 @@ def language_from_environment(environ: Mapping[str, str] | None = None) -> str:
 
 
 @lru_cache(maxsize=None)
-def _catalogue(code: str) -> gettext.NullTranslations:
+def catalogue(code: str, domain: str = DOMAIN) -> gettext.NullTranslations:
+    """The compiled catalogue of ``domain`` (default :data:`DOMAIN`) for the language ``code``; for the
+    source language none (the English source strings as they are)."""
     if code == SOURCE_LANGUAGE:
         return gettext.NullTranslations()
-    return gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[code])
+    return gettext.translation(domain, localedir=LOCALE_DIR, languages=[code])
 
 
 class Language:
@@ -94,7 +96,7 @@ class Language:
         if code not in LANGUAGES:
             raise ValueError(f"no language {code!r}: choose one of {', '.join(LANGUAGES)}")
         self.code = code
-        self._catalogue = _catalogue(code)
+        self._catalogue = catalogue(code)
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> "Language":
